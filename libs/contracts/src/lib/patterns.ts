@@ -1,0 +1,34 @@
+/** RPC patterns: one durable queue per service, named `{service}.rpc`. */
+export const RpcPatterns = {
+  authz: {
+    decide: 'authz.decide',
+    decideBatch: 'authz.decide-batch',
+    explain: 'authz.explain',
+    queryAudit: 'authz.audit.query',
+  },
+  diagnostics: {
+    snapshot: 'diagnostics.snapshot',
+  },
+} as const;
+
+export const ServiceQueues = {
+  authzDecision: 'authz-decision.rpc',
+  policyManagement: 'policy-management.rpc',
+} as const;
+
+/** Integration event types; also the routing keys on `integration.events`. */
+export const EventTypes = {
+  authorization: {
+    roleCreated: 'authorization.role.created',
+    roleUpdated: 'authorization.role.updated',
+    roleDeleted: 'authorization.role.deleted',
+    rolePermissionChanged: 'authorization.role-permission.changed',
+    userRoleAssigned: 'authorization.user-role.assigned',
+    userRoleRevoked: 'authorization.user-role.revoked',
+    abacRuleChanged: 'authorization.abac-rule.changed',
+    featureChanged: 'authorization.feature.changed',
+    relationChanged: 'authorization.relation.changed',
+    delegationChanged: 'authorization.delegation.changed',
+    temporaryGrantChanged: 'authorization.temporary-grant.changed',
+  },
+} as const;

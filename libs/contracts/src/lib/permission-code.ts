@@ -1,0 +1,31 @@
+import { AuthorizationAction, isAuthorizationAction } from './authorization-action';
+
+/** A permission code `{module}.{resource}.{action}`, all lower case (ARCHITECTURE.md, Decision path). */
+export type PermissionCode = string;
+
+export interface PermissionParts {
+  module: string;
+  resource: string;
+  action: AuthorizationAction;
+}
+
+const SEGMENT = /^[a-z][a-z0-9-]*$/;
+
+export function permissionCode(module: string, resource: string, action: AuthorizationAction): PermissionCode {
+  const m = module.toLowerCase();
+  const r = resource.toLowerCase();
+  if (!SEGMENT.test(m)) throw new Error(`Invalid module segment "${module}"`);
+  if (!SEGMENT.test(r)) throw new Error(`Invalid resource segment "${resource}"`);
+  if (!isAuthorizationAction(action)) throw new Error(`Invalid action "${String(action)}"`);
+  return `${m}.${r}.${action.toLowerCase()}`;
+}
+
+/** Parses a code back into its parts; returns null for anything that is not a well-formed code. */
+export function parsePermissionCode(code: string): PermissionParts | null {
+  const parts = code.split('.');
+  if (parts.length !== 3) return null;
+  const [module, resource, actionLower] = parts;
+  if (!SEGMENT.test(module) || !SEGMENT.test(resource)) return null;
+  const action = (Object.values(AuthorizationAction) as string[]).find((a) => a.toLowerCase() === actionLower);
+  return action ? { module, resource, action: action as AuthorizationAction } : null;
+}
