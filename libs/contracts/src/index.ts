@@ -6,3 +6,4 @@ export * from './lib/decision';
 export * from './lib/event-envelope';
 export * from './lib/patterns';
 export * from './lib/problem';
+export * from './lib/domain-error';

@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuard, AuthorizeGuardOptions } from './authorize.guard';
+import { PermissionCollector } from './permission-collector';
+
+/**
+ * Registers the authorization guard for every route and RPC handler of the app. Import it after the
+ * authentication module so the caller is established before the decision is asked for.
+ */
+@Module({})
+export class AuthzGuardModule {
+  static forRoot(options: AuthorizeGuardOptions): DynamicModule {
+    return {
+      module: AuthzGuardModule,
+      global: true,
+      imports: [DiscoveryModule],
+      providers: [
+        { provide: AUTHORIZE_GUARD_OPTIONS, useValue: options },
+        { provide: APP_GUARD, useClass: AuthorizeGuard },
+        PermissionCollector,
+      ],
+      exports: [PermissionCollector],
+    };
+  }
+}

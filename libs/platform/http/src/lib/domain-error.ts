@@ -1,0 +1,8 @@
+// Domain errors are part of the contracts (RPC errors carry the same codes); re-exported here for HTTP code.
+export {
+  DomainError,
+  NotFoundError,
+  AuthenticationError,
+  AuthorizationDeniedError,
+  ValidationError,
+} from '@lp/contracts';

@@ -1,0 +1,30 @@
+import { ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { ValidationError } from './domain-error';
+
+/** Flattens nested class-validator errors into `{ "path.to.field": ["message", ...] }`. */
+export function flattenValidationErrors(errors: ClassValidatorError[], parent = ''): Record<string, string[]> {
+  const result: Record<string, string[]> = {};
+  for (const error of errors) {
+    const path = parent ? `${parent}.${error.property}` : error.property;
+    if (error.constraints) result[path] = Object.values(error.constraints);
+    if (error.children?.length) Object.assign(result, flattenValidationErrors(error.children, path));
+  }
+  return result;
+}
+
+/**
+ * The fleet's validation pipe: DTOs are transformed, unknown fields are rejected (not silently
+ * dropped, so a client's typo is visible), and failures become one `Validation.Failed` problem with
+ * a message per field.
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    transform: true,
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    stopAtFirstError: false,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => new ValidationError(flattenValidationErrors(errors)),
+  });
+}

@@ -1,0 +1,24 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { CORRELATION_HEADER, CorrelationContext } from './correlation';
+
+type CorrelatedRequest = Request & { correlationId?: string };
+
+/** The request's correlation id: the client's `X-Correlation-Id` when sane, else a new one. Idempotent per request. */
+export function correlationIdOf(req: CorrelatedRequest): string {
+  req.correlationId ??= CorrelationContext.accept(req.headers[CORRELATION_HEADER] as string | undefined);
+  return req.correlationId;
+}
+
+/**
+ * Runs the rest of the request inside the correlation context and echoes the id back, so a
+ * client can quote it and an operator can follow it through AMQP headers and logs.
+ */
+@Injectable()
+export class CorrelationMiddleware implements NestMiddleware {
+  use(req: CorrelatedRequest, res: Response, next: NextFunction): void {
+    const id = correlationIdOf(req);
+    res.setHeader('X-Correlation-Id', id);
+    CorrelationContext.run(id, () => next());
+  }
+}

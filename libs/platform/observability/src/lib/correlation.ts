@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+export const CORRELATION_HEADER = 'x-correlation-id';
+
+const storage = new AsyncLocalStorage<{ correlationId: string }>();
+const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The correlation id of the work in progress, carried HTTP → AMQP headers → logs. Kept in
+ * AsyncLocalStorage so code deep in a call chain (the RPC client, the outbox writer, the logger)
+ * reads it without threading it through every signature.
+ */
+export const CorrelationContext = {
+  run<T>(correlationId: string | undefined | null, fn: () => T): T {
+    return storage.run({ correlationId: CorrelationContext.accept(correlationId) }, fn);
+  },
+  current(): string | undefined {
+    return storage.getStore()?.correlationId;
+  },
+  /** A client-supplied id is kept when it is a sane token; otherwise a new one is generated. */
+  accept(candidate: string | undefined | null): string {
+    return candidate && VALID.test(candidate) ? candidate : randomUUID();
+  },
+};

@@ -1,0 +1,76 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, register, Registry } from 'prom-client';
+
+/**
+ * One process-wide registry: in the standalone profile several services share a process, so every
+ * metric carries a `service` label instead of each service owning a registry (their families would
+ * collide when exposed together).
+ */
+export const metricsRegistry: Registry = register;
+
+let defaultsCollected = false;
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: metricsRegistry });
+}
+
+function singleton<T>(name: string, create: () => T): T {
+  return (metricsRegistry.getSingleMetric(name) as T | undefined) ?? create();
+}
+
+export const httpRequestDuration = singleton(
+  'http_request_duration_seconds',
+  () =>
+    new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by service, method, route and status.',
+      labelNames: ['service', 'method', 'route', 'status'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [metricsRegistry],
+    }),
+);
+
+export const rpcHandlerDuration = singleton(
+  'rpc_handler_duration_seconds',
+  () =>
+    new Histogram({
+      name: 'rpc_handler_duration_seconds',
+      help: 'RPC handler latency by service, pattern and outcome.',
+      labelNames: ['service', 'pattern', 'outcome'] as const,
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5],
+      registers: [metricsRegistry],
+    }),
+);
+
+export const outboxLag = singleton(
+  'outbox_unsent_oldest_age_seconds',
+  () =>
+    new Gauge({
+      name: 'outbox_unsent_oldest_age_seconds',
+      help: 'Age of the oldest outbox row not yet confirmed by the broker.',
+      labelNames: ['service'] as const,
+      registers: [metricsRegistry],
+    }),
+);
+
+export const outboxPending = singleton(
+  'outbox_unsent_rows',
+  () =>
+    new Gauge({
+      name: 'outbox_unsent_rows',
+      help: 'Outbox rows not yet confirmed by the broker.',
+      labelNames: ['service'] as const,
+      registers: [metricsRegistry],
+    }),
+);
+
+export const decisionOutcomes = singleton(
+  'authz_decisions_total',
+  () =>
+    new Counter({
+      name: 'authz_decisions_total',
+      help: 'Authorization decisions by outcome and whether they came from the cache.',
+      labelNames: ['outcome', 'cached'] as const,
+      registers: [metricsRegistry],
+    }),
+);

@@ -1,0 +1,9 @@
+/** One dependency the service needs to serve traffic (database, broker, cache). */
+export interface ReadinessCheck {
+  name: string;
+  /** Resolves when the dependency answers; rejects (or times out) when it does not. */
+  check(): Promise<void>;
+}
+
+/** Routes that must stay reachable without a token and are not worth a log line per call. */
+export const PROBE_PATHS = ['/health/live', '/health/ready', '/metrics'] as const;

@@ -1,0 +1,3 @@
+export * from './lib/service-data-source';
+export * from './lib/embedded-postgres';
+export * from './lib/test-database';

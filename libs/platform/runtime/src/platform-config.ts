@@ -1,0 +1,37 @@
+import { ConfigOf, declareConfig } from '@lp/platform/config';
+
+/**
+ * Keys every service reads. Each adapter is chosen by its own variable: unset means the embedded
+ * default (PGlite, in-process transport, in-memory cache).
+ */
+export const platformConfig = declareConfig('platform', {
+  NODE_ENV: { type: 'string', group: 'runtime', description: 'production refuses to start without explicit JWT settings', default: 'development' },
+  PORT: { type: 'int', group: 'runtime', description: 'HTTP port', default: 3000, min: 0, max: 65535 },
+  HOST: { type: 'string', group: 'runtime', description: 'HTTP bind address', default: '127.0.0.1' },
+  DATA_DIR: { type: 'string', group: 'runtime', description: 'embedded database and generated signing secret', default: './.data' },
+  LOG_LEVEL: {
+    type: 'string',
+    group: 'runtime',
+    description: 'pino log level',
+    default: 'info',
+    oneOf: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+  },
+  DATABASE_URL: { type: 'url', group: 'persistence', description: 'PostgreSQL; unset = embedded PGlite under DATA_DIR', sensitive: true },
+  DATABASE_POOL_SIZE: { type: 'int', group: 'persistence', description: 'connections per service', default: 10, min: 1, max: 200 },
+  AMQP_URL: { type: 'url', group: 'messaging', description: 'RabbitMQ; unset = in-process transport', sensitive: true },
+  AMQP_PREFIX: { type: 'string', group: 'messaging', description: 'prefix of queue and exchange names', default: '' },
+  RPC_TIMEOUT_MS: { type: 'int', group: 'messaging', description: 'default RPC call timeout', default: 5000, min: 50 },
+  AUTHZ_DECISION_TIMEOUT_MS: { type: 'int', group: 'messaging', description: 'guard wait for a decision before failing closed', default: 3000, min: 50 },
+  REDIS_URL: { type: 'url', group: 'cache', description: 'Redis; unset = in-process LRU', sensitive: true },
+  REDIS_KEY_PREFIX: { type: 'string', group: 'cache', description: 'prefix of every Redis key', default: 'lp:' },
+  JWT_SECRET: { type: 'string', group: 'identity', description: 'HS256 signing secret; unset in development = generated under DATA_DIR', sensitive: true, minLength: 32 },
+  JWT_ISSUER: { type: 'string', group: 'identity', description: 'expected iss', default: 'legal-platform' },
+  JWT_AUDIENCE: { type: 'string', group: 'identity', description: 'expected aud', default: 'legal-platform-api' },
+  JWT_JWKS_URI: { type: 'url', group: 'identity', description: 'OIDC issuer JWKS for asymmetric tokens (instead of JWT_SECRET)' },
+  USER_POLICY_LIMIT: { type: 'int', group: 'http', description: 'userPolicy: write requests per caller per window', default: 120, min: 1 },
+  USER_POLICY_WINDOW_MS: { type: 'int', group: 'http', description: 'userPolicy window', default: 60000, min: 1000 },
+  STANDARD_COMMAND_TIMEOUT_MS: { type: 'int', group: 'http', description: 'StandardCommand request timeout', default: 30000, min: 100 },
+  WORKFLOW_COMMAND_TIMEOUT_MS: { type: 'int', group: 'http', description: 'WorkflowCommand request timeout', default: 120000, min: 100 },
+});
+
+export type PlatformConfig = ConfigOf<typeof platformConfig>;

@@ -1,0 +1,34 @@
+import { DynamicModule, Type } from '@nestjs/common';
+import type { MixedList } from 'typeorm';
+
+/**
+ * Everything the runtime needs to host one service of the fleet, alone (`apps/<service>`) or with
+ * the others in one process (`apps/standalone`). Adding a service to the fleet is one definition,
+ * one `main.ts` calling `runService(definition)` and one line in the standalone's list.
+ */
+export interface ServiceDefinition {
+  /** Kebab-case service name; also its RPC queue `{name}.rpc` and its metrics label. */
+  name: string;
+  /** HTTP path prefixes this service owns; the standalone dispatches by longest prefix. */
+  routePrefixes: string[];
+  database: {
+    /** The PostgreSQL schema the service owns. */
+    schema: string;
+    // TypeORM's own element types: entity and migration classes.
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    entities: MixedList<Function>;
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+    migrations: MixedList<Function>;
+  };
+  /** The service's feature modules. */
+  modules: Array<Type | DynamicModule>;
+  openApi: { title: string; description: string };
+}
+
+export function defineService(definition: ServiceDefinition): ServiceDefinition {
+  if (!/^[a-z][a-z0-9-]*$/.test(definition.name)) throw new Error(`Invalid service name "${definition.name}"`);
+  for (const prefix of definition.routePrefixes) {
+    if (!prefix.startsWith('/') || prefix.endsWith('/')) throw new Error(`Route prefix "${prefix}" must start and not end with "/"`);
+  }
+  return definition;
+}

@@ -1,0 +1,22 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureSigningSecret, readSigningSecret, signingSecretPath } from './signing-secret';
+
+describe('embedded signing secret', () => {
+  it('is generated on first start, private to the owner, and the same on every later start', () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'lp-secret-')), 'data');
+    expect(readSigningSecret(dir)).toBeUndefined();
+    const first = ensureSigningSecret(dir);
+    expect(first.length).toBeGreaterThanOrEqual(48);
+    expect(statSync(signingSecretPath(dir)).mode & 0o777).toBe(0o600);
+    expect(ensureSigningSecret(dir)).toBe(first);
+    expect(readSigningSecret(dir)).toBe(first);
+  });
+
+  it('differs between data directories (never a constant)', () => {
+    const a = ensureSigningSecret(mkdtempSync(join(tmpdir(), 'lp-secret-a-')));
+    const b = ensureSigningSecret(mkdtempSync(join(tmpdir(), 'lp-secret-b-')));
+    expect(a).not.toBe(b);
+  });
+});

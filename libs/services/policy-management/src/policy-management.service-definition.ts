@@ -1,0 +1,23 @@
+import { defineService } from '@lp/platform/runtime';
+import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
+import { RoleEntity } from './roles/entities/role.entity';
+import { RolesModule } from './roles/roles.module';
+
+export const POLICY_MANAGEMENT_SCHEMA = 'authz';
+
+/** policy-management: owns the `authz` schema and every /api/authorization route but decisions. */
+export const policyManagementService = defineService({
+  name: 'policy-management',
+  routePrefixes: ['/api/authorization', '/openapi/policy-management.json'],
+  database: {
+    schema: POLICY_MANAGEMENT_SCHEMA,
+    entities: [RoleEntity, OutboxMessage, ProcessedEvent],
+    migrations: [createMessagingTablesMigration(POLICY_MANAGEMENT_SCHEMA), CreateRoleTable1763700000000],
+  },
+  modules: [RolesModule],
+  openApi: {
+    title: 'Policy management',
+    description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',
+  },
+});
