@@ -5,27 +5,14 @@
  */
 const { pathsToModuleNameMapper } = require('./tools/jest/paths');
 
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
-
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts'],
-  transform: { '^.+\\.(t|j)s$': swc },
-  transformIgnorePatterns: ['/node_modules/'],
+  transform: { '^.+\\.(t|j|mj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
+  // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest.
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],

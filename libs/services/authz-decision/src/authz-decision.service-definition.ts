@@ -10,7 +10,7 @@ export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
  */
 export const authzDecisionService = defineService({
   name: 'authz-decision',
-  routePrefixes: ['/api/authorization/decisions', '/openapi/authz-decision.json'],
+  routePrefixes: ['/api/authorization/decisions'],
   database: {
     schema: AUTHZ_DECISION_SCHEMA,
     entities: [OutboxMessage, ProcessedEvent],

@@ -9,7 +9,7 @@ export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 /** policy-management: owns the `authz` schema and every /api/authorization route but decisions. */
 export const policyManagementService = defineService({
   name: 'policy-management',
-  routePrefixes: ['/api/authorization', '/openapi/policy-management.json'],
+  routePrefixes: ['/api/authorization'],
   database: {
     schema: POLICY_MANAGEMENT_SCHEMA,
     entities: [RoleEntity, OutboxMessage, ProcessedEvent],

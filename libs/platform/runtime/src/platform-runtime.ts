@@ -1,0 +1,68 @@
+import { resolve } from 'node:path';
+import { Logger } from '@nestjs/common';
+import { assertJwtVerificationOptions, JwtVerificationOptions } from '@lp/platform/auth';
+import { EmbeddedPostgres } from '@lp/platform/persistence';
+import { PlatformConfig, platformConfig } from './platform-config';
+import { ensureSigningSecret } from './signing-secret';
+
+/** Which adapter each port got; every one is chosen by its own variable (ARCHITECTURE.md, Runtime profiles). */
+export interface PlatformRuntime {
+  config: PlatformConfig;
+  dataDir: string;
+  database: { url: string; embedded: boolean };
+  messaging: { kind: 'rabbitmq'; url: string; prefix: string } | { kind: 'in-process'; prefix: string };
+  cache: { redisUrl?: string; keyPrefix: string };
+  jwt: JwtVerificationOptions;
+  /** Present when tokens can be signed locally (HS256): used to print the embedded admin token. */
+  signingSecret?: string;
+  /** Stops what the runtime itself started (the embedded database). */
+  close(): Promise<void>;
+}
+
+export class StartupError extends Error {}
+
+/**
+ * Resolves the runtime profile from configuration, starting the embedded database when
+ * DATABASE_URL is unset. Production (NODE_ENV=production) refuses to start without explicit JWT
+ * settings; elsewhere a missing secret is generated once and kept under DATA_DIR.
+ */
+export async function startPlatformRuntime(env: NodeJS.ProcessEnv = process.env): Promise<PlatformRuntime> {
+  const config = platformConfig.load(env);
+  const logger = new Logger('PlatformRuntime');
+  const dataDir = resolve(config.DATA_DIR);
+  const production = config.NODE_ENV === 'production';
+
+  if (production && !config.JWT_SECRET && !config.JWT_JWKS_URI) {
+    throw new StartupError('NODE_ENV=production requires JWT_SECRET or JWT_JWKS_URI (with JWT_ISSUER and JWT_AUDIENCE)');
+  }
+  const signingSecret = config.JWT_JWKS_URI ? undefined : (config.JWT_SECRET ?? ensureSigningSecret(dataDir));
+  const jwt: JwtVerificationOptions = {
+    ...(signingSecret ? { secret: signingSecret } : { jwksUri: config.JWT_JWKS_URI }),
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+  };
+  assertJwtVerificationOptions(jwt);
+
+  let embedded: EmbeddedPostgres | undefined;
+  if (!config.DATABASE_URL) embedded = await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'));
+  const runtime: PlatformRuntime = {
+    config,
+    dataDir,
+    database: { url: config.DATABASE_URL ?? embedded!.url, embedded: !!embedded },
+    messaging: config.AMQP_URL
+      ? { kind: 'rabbitmq', url: config.AMQP_URL, prefix: config.AMQP_PREFIX }
+      : { kind: 'in-process', prefix: config.AMQP_PREFIX },
+    cache: { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX },
+    jwt,
+    signingSecret,
+    close: async () => {
+      await embedded?.stop();
+    },
+  };
+  logger.log(
+    `profile: database=${runtime.database.embedded ? 'embedded PGlite' : 'PostgreSQL'}, broker=${runtime.messaging.kind}, cache=${
+      runtime.cache.redisUrl ? 'Redis' : 'in-memory'
+    }, tokens=${jwt.secret ? 'HS256' : 'JWKS'}`,
+  );
+  return runtime;
+}

@@ -1,0 +1,34 @@
+import { createServer } from 'node:http';
+import { Logger } from '@nestjs/common';
+import { ConfigValidationError } from '@lp/platform/config';
+import { startPlatformRuntime } from './platform-runtime';
+import { createServiceApp } from './service-app';
+import { ServiceDefinition } from './service-definition';
+import { installShutdown } from './shutdown';
+
+/** `apps/<service>/src/main.ts`: one service in its own process (the fleet profile). */
+export async function runService(service: ServiceDefinition): Promise<void> {
+  const logger = new Logger(service.name);
+  try {
+    const runtime = await startPlatformRuntime();
+    const hosted = await createServiceApp(service, runtime);
+    const server = createServer(hosted.http);
+    await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : runtime.config.PORT;
+    installShutdown(logger, async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await hosted.app.close();
+      await runtime.close();
+    });
+    process.stdout.write(`ready: http://127.0.0.1:${port} (${service.name})\n`);
+  } catch (error) {
+    exitOnStartupError(logger, error);
+  }
+}
+
+export function exitOnStartupError(logger: Logger, error: unknown): never {
+  if (error instanceof ConfigValidationError) logger.error(error.message);
+  else logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+}

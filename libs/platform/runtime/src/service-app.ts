@@ -1,0 +1,55 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import express from 'express';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { rpcServerOptions } from './messaging-host.module';
+import { PlatformRuntime } from './platform-runtime';
+import { ServiceDefinition } from './service-definition';
+import { ServiceHostModule } from './service-host.module';
+
+export interface ServiceApp {
+  definition: ServiceDefinition;
+  app: INestApplication;
+  /** The Express instance serving the app's routes (the standalone dispatches into it). */
+  http: express.Express;
+  openApi: OpenAPIObject;
+}
+
+export function openApiPath(service: ServiceDefinition): string {
+  return `/openapi/${service.name}.json`;
+}
+
+/**
+ * Builds one service as a hybrid Nest application, initialized but not listening: HTTP routes on
+ * its own Express instance, plus its RPC server on the runtime's transport.
+ */
+export async function createServiceApp(service: ServiceDefinition, runtime: PlatformRuntime): Promise<ServiceApp> {
+  const http = express();
+  http.disable('x-powered-by');
+  const app = await NestFactory.create(ServiceHostModule.forRoot(service, runtime), new ExpressAdapter(http), {
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(PinoLogger));
+  app.connectMicroservice(rpcServerOptions(service, runtime, app), { inheritAppConfig: true });
+
+  const openApi = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle(service.openApi.title)
+      .setDescription(service.openApi.description)
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
+      .build(),
+  );
+  // Registered on Express before Nest's own routes and 404 handler: the document is public.
+  http.get(openApiPath(service), (_req, res) => {
+    res.json(openApi);
+  });
+
+  await app.startAllMicroservices();
+  await app.init();
+  return { definition: service, app, http, openApi };
+}

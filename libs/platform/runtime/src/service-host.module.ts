@@ -1,0 +1,102 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, Reflector } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { TerminusModule } from '@nestjs/terminus';
+import { LoggerModule } from 'nestjs-pino';
+import { DataSource } from 'typeorm';
+import { AuthModule } from '@lp/platform/auth';
+import { AuthzGuardModule } from '@lp/authz-guard';
+import { KeyValueCache } from '@lp/platform/cache';
+import { ConfigModule } from '@lp/platform/config';
+import {
+  createValidationPipe,
+  ProblemDetailsFilter,
+  RequestTimeoutInterceptor,
+  userPolicyThrottlerOptions,
+  UserPolicyThrottlerGuard,
+} from '@lp/platform/http';
+import { EventBus } from '@lp/platform/messaging';
+import { CorrelationMiddleware, loggerParams, ReadinessCheck, RequestMetricsInterceptor } from '@lp/platform/observability';
+import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
+import { HealthController, READINESS_CHECKS } from './health.controller';
+import { MessagingHostModule } from './messaging-host.module';
+import { MetricsController } from './metrics.controller';
+import { platformConfig } from './platform-config';
+import { PlatformRuntime } from './platform-runtime';
+import { ServiceDefinition } from './service-definition';
+
+/** Guards that must run after authentication (global guards run in module scan order). */
+@Module({})
+class EdgeGuardsModule {
+  static forRoot(): DynamicModule {
+    return { module: EdgeGuardsModule, providers: [{ provide: APP_GUARD, useClass: UserPolicyThrottlerGuard }] };
+  }
+}
+
+/**
+ * The root module of one service: the platform's cross-cutting parts (logging with correlation,
+ * authentication, the userPolicy limit, the authorization guard, the service's own DataSource and
+ * migrations, messaging, cache, probes, metrics, problem+json errors) around the service's
+ * feature modules. The import order is deliberate: it is the order the global guards run in.
+ */
+@Module({})
+export class ServiceHostModule implements NestModule {
+  static forRoot(service: ServiceDefinition, runtime: PlatformRuntime): DynamicModule {
+    const { config } = runtime;
+    return {
+      module: ServiceHostModule,
+      imports: [
+        LoggerModule.forRoot(loggerParams(service.name, config.LOG_LEVEL)),
+        ConfigModule.forRoot(platformConfig, config),
+        AuthModule.forRoot(runtime.jwt),
+        ThrottlerModule.forRoot(userPolicyThrottlerOptions({ limit: config.USER_POLICY_LIMIT, ttlMs: config.USER_POLICY_WINDOW_MS })),
+        EdgeGuardsModule.forRoot(),
+        AuthzGuardModule.forRoot({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
+        TypeOrmModule.forRootAsync({
+          useFactory: () =>
+            serviceDataSourceOptions({
+              url: runtime.database.url,
+              schema: service.database.schema,
+              entities: service.database.entities,
+              migrations: service.database.migrations,
+              poolSize: runtime.database.embedded ? 4 : config.DATABASE_POOL_SIZE,
+              applicationName: service.name,
+            }),
+          dataSourceFactory: async (options) => initializeServiceDataSource(new DataSource(options!)),
+        }),
+        MessagingHostModule.forRoot(service, runtime),
+        TerminusModule.forRoot({ logger: false }),
+        ...service.modules,
+      ],
+      controllers: [HealthController, MetricsController],
+      providers: [
+        {
+          provide: READINESS_CHECKS,
+          inject: [DataSource, EventBus, KeyValueCache],
+          useFactory: (dataSource: DataSource, bus: EventBus, cache: KeyValueCache): ReadinessCheck[] => [
+            { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
+            { name: 'broker', check: () => bus.ping() },
+            { name: 'cache', check: () => cache.ping() },
+          ],
+        },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        {
+          provide: APP_INTERCEPTOR,
+          inject: [Reflector],
+          useFactory: (reflector: Reflector) =>
+            new RequestTimeoutInterceptor(reflector, {
+              StandardCommand: config.STANDARD_COMMAND_TIMEOUT_MS,
+              WorkflowCommand: config.WORKFLOW_COMMAND_TIMEOUT_MS,
+            }),
+        },
+        { provide: APP_INTERCEPTOR, useFactory: () => new RequestMetricsInterceptor(service.name) },
+      ],
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(CorrelationMiddleware).forRoutes('*path');
+  }
+}

@@ -1,0 +1,22 @@
+import { Logger } from '@nestjs/common';
+
+/**
+ * Graceful stop on SIGTERM/SIGINT: stop taking requests, let the apps flush (outbox relay, audit
+ * batches), then release the embedded database. A second signal forces the exit.
+ */
+export function installShutdown(logger: Logger, stop: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.log(`${signal}: shutting down`);
+    stop()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error(`shutdown failed: ${String(error)}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
