@@ -10,9 +10,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts'],
-  transform: { '^.+\\.(t|j|mj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
+  transform: { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
   // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],

@@ -1,5 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 /**
  * The embedded database of the default profile: PGlite persisted under `DATA_DIR`, served over the
@@ -17,9 +19,6 @@ export class EmbeddedPostgres {
 
   static async start(dataDirectory: string, options: { maxConnections?: number } = {}): Promise<EmbeddedPostgres> {
     mkdirSync(dataDirectory, { recursive: true });
-    // Both packages are ESM-first; load them lazily so production never pays for them.
-    const { PGlite } = await import('@electric-sql/pglite');
-    const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     const db = await PGlite.create(dataDirectory);
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections ?? 64 });
     await server.start();
