@@ -1,0 +1,76 @@
+import type { Request } from 'express';
+import { DomainError } from '@lp/contracts';
+import type { Algorithm } from 'jsonwebtoken';
+import {
+  ExtractJwt,
+  Strategy,
+  type SecretOrKeyProvider,
+  type StrategyOptionsWithoutRequest,
+  type VerifiedCallback,
+} from 'passport-jwt';
+import type { AccessTokenClaims } from './access-token-claims';
+import { authenticationFailure } from './auth.errors';
+import { callerFromClaims } from './caller-from-claims';
+import { jwksKeyProvider } from './jwks-key-provider';
+import { acceptedAlgorithms, assertJwtVerificationOptions, JwtVerificationOptions } from './jwt-verification-options';
+import { screenToken } from './token-rejection';
+
+/** Tolerated clock difference between the issuer and this service when checking `exp` and `nbf`. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
+
+/**
+ * passport-jwt, configured once per options: the token comes only from `Authorization: Bearer`,
+ * issuer, audience and algorithms are pinned, and a verified token becomes a `TrustedCaller`.
+ * Failures reach passport as `fail(reason)`; `rejectionFor` turns the reason into the client's error.
+ */
+export class BearerTokenStrategy extends Strategy {
+  /** Async because an issuer JWKS needs its key provider loaded first. */
+  static async create(options: JwtVerificationOptions): Promise<BearerTokenStrategy> {
+    assertJwtVerificationOptions(options);
+    const keySource = options.secret
+      ? { secretOrKey: options.secret }
+      : { secretOrKeyProvider: await jwksKeyProvider(options.jwksUri as string) };
+    return new BearerTokenStrategy(options, keySource);
+  }
+
+  private readonly accepted: readonly Algorithm[];
+
+  private constructor(
+    options: JwtVerificationOptions,
+    keySource: { secretOrKey: string } | { secretOrKeyProvider: SecretOrKeyProvider },
+  ) {
+    const accepted = acceptedAlgorithms(options);
+    super(
+      {
+        ...keySource,
+        jwtFromRequest: bearerToken,
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms: [...accepted],
+        jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_SECONDS },
+      } as StrategyOptionsWithoutRequest,
+      verifyClaims,
+    );
+    this.accepted = accepted;
+  }
+
+  override authenticate(request: Request, options?: unknown): void {
+    const token = bearerToken(request);
+    if (!token) return this.fail(authenticationFailure('noToken'), 401);
+    const refusal = screenToken(token, this.accepted);
+    if (refusal) return this.fail(refusal, 401);
+    super.authenticate(request, options);
+  }
+}
+
+/** Claims that verify but cannot name a caller are a failed authentication (401), not an error (500). */
+function verifyClaims(claims: AccessTokenClaims, done: VerifiedCallback): void {
+  try {
+    done(null, callerFromClaims(claims));
+  } catch (failure) {
+    if (failure instanceof DomainError) done(null, false, failure);
+    else done(failure);
+  }
+}

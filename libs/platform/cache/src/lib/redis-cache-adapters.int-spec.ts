@@ -1,0 +1,183 @@
+import { Logger } from '@nestjs/common';
+import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import Redis from 'ioredis';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createCacheAdapters, type CacheAdapters } from './cache-adapters';
+import { CacheUnavailableError } from './cache-unavailable.error';
+import { cacheAdaptersContract } from './cache-adapters.contract';
+
+/** Forwards TCP to Redis and can be cut and restored, to play an outage without touching the server. */
+class RedisOutageProxy {
+  private server?: Server;
+  private readonly sockets = new Set<Socket>();
+
+  constructor(private readonly target: URL) {}
+
+  async start(port = 0): Promise<number> {
+    this.server = createServer((client) => {
+      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          this.sockets.delete(socket);
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream).pipe(client);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    return (this.server.address() as { port: number }).port;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+}
+
+describeWithServers(['redis'], 'Redis cache adapters', () => {
+  const prefixes: string[] = [];
+  const newPrefix = () => {
+    const prefix = testRunId('cache');
+    prefixes.push(prefix);
+    return prefix;
+  };
+  let redis: Redis;
+
+  beforeAll(() => {
+    redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
+  });
+
+  afterAll(async () => {
+    for (const prefix of prefixes) {
+      const keys = await scanKeys(redis, prefix);
+      if (keys.length > 0) await redis.del(...keys);
+    }
+    await redis.quit();
+  });
+
+  describe('contract', () => {
+    cacheAdaptersContract((keyPrefix) => createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix }), newPrefix);
+  });
+
+  describe('storage layout', () => {
+    let adapters: CacheAdapters;
+    let prefix: string;
+
+    beforeEach(() => {
+      prefix = newPrefix();
+      adapters = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
+    });
+
+    afterEach(() => adapters.close());
+
+    it('is chosen for a Redis URL, under class names the adapter report reads as production', () => {
+      expect(adapters.cache.constructor.name).toBe('RedisKeyValueCache');
+      expect(adapters.revisions.constructor.name).toBe('RedisRevisionCounters');
+    });
+
+    it('writes every key under the prefix: entries as JSON with an expiry, counters as integers', async () => {
+      await adapters.cache.set('decision:1', { effect: 'Permit' }, 60_000);
+      await adapters.revisions.bump('tenant:t1');
+
+      expect((await scanKeys(redis, prefix)).sort()).toEqual([`${prefix}:kv:decision:1`, `${prefix}:rev:tenant:t1`]);
+      expect(JSON.parse((await redis.get(`${prefix}:kv:decision:1`))!)).toEqual({ effect: 'Permit' });
+      const ttl = await redis.pttl(`${prefix}:kv:decision:1`);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+      expect(await redis.get(`${prefix}:rev:tenant:t1`)).toBe('1');
+      expect(await redis.pttl(`${prefix}:rev:tenant:t1`)).toBe(-1); // counters never expire
+    });
+
+    it('adds no second colon after a prefix ending in one', async () => {
+      const colonPrefix = `${newPrefix()}:`;
+      const colon = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: colonPrefix });
+      try {
+        await colon.cache.set('k', 1, 60_000);
+        expect(await redis.exists(`${colonPrefix}kv:k`)).toBe(1);
+      } finally {
+        await colon.close();
+      }
+    });
+
+    it('reads a counter bumped by another replica', async () => {
+      const replica = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
+      try {
+        await replica.revisions.bump('feature:global');
+        await expect(adapters.revisions.read(['feature:global'])).resolves.toEqual([1]);
+      } finally {
+        await replica.close();
+      }
+    });
+  });
+
+  describe('outage', () => {
+    let warn: jest.SpyInstance;
+    let log: jest.SpyInstance;
+
+    beforeEach(() => {
+      warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      log = jest.spyOn(Logger.prototype, 'log').mockImplementation(() => undefined);
+    });
+
+    afterEach(() => {
+      warn.mockRestore();
+      log.mockRestore();
+    });
+
+    it('fails calls while Redis is cut off, and serves again once it is back', async () => {
+      const proxy = new RedisOutageProxy(new URL(testServerUrls.redis));
+      const port = await proxy.start();
+      const url = new URL(testServerUrls.redis);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      const adapters = createCacheAdapters({ redisUrl: url.toString(), keyPrefix: newPrefix() });
+      try {
+        await adapters.cache.set('k', 'v', 60_000);
+        await adapters.revisions.bump('r');
+
+        await proxy.stop();
+        // A call racing the drop fails with ioredis' own error; once the drop is seen, calls fail at once.
+        await expect(adapters.cache.get('k')).rejects.toThrow();
+        await expect(adapters.revisions.read(['r'])).rejects.toThrow();
+        await expect(adapters.cache.get('k')).rejects.toThrow(CacheUnavailableError);
+        await expect(adapters.revisions.bump('r')).rejects.toThrow(CacheUnavailableError);
+        expect(warn).toHaveBeenCalledTimes(2);
+
+        await proxy.start(port);
+        expect(await eventually(() => adapters.cache.get('k'))).toBe('v');
+        expect(await eventually(() => adapters.revisions.read(['r']))).toEqual([1]);
+        expect(log).toHaveBeenCalledWith('Redis available again');
+      } finally {
+        await adapters.close();
+        await proxy.stop().catch(() => undefined);
+      }
+    });
+  });
+});
+
+async function scanKeys(redis: Redis, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    keys.push(...batch);
+    cursor = next;
+  } while (cursor !== '0');
+  return keys;
+}
+
+/** Retries until the call succeeds: reconnection follows ioredis' backoff, up to 2 s between attempts. */
+async function eventually<T>(call: () => Promise<T>, attempts = 50): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await sleep(200);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import type { Logger } from '@nestjs/common';
+import Redis from 'ioredis';
+import { CacheUnavailableError } from './cache-unavailable.error';
+
+export interface RedisAdapterOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
+  url: string;
+  /** Every key the adapter writes starts with `${keyPrefix}:` (one colon even if the prefix ends with one), so services and test runs never collide. */
+  keyPrefix: string;
+  /** Longest any one call may take, queued or sent, before it rejects. Default 1000 ms. */
+  commandTimeoutMs?: number;
+  /** Longest a connection attempt may take before it counts as failed and is retried. Default 2000 ms. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * One adapter's ioredis client, tuned so a Redis outage surfaces as errors, not hangs: callers on
+ * the decision path fail closed, and they can only do so if the call comes back.
+ *
+ * - Reconnection follows ioredis' default backoff (50 ms steps up to 2 s), forever: Redis coming
+ *   back needs no restart.
+ * - While the connection is known to be down (closed and not ready again), calls fail at once
+ *   with `CacheUnavailableError` instead of queueing behind reconnection attempts.
+ * - Before the first connection is up, ioredis' offline queue holds calls so a service does not
+ *   fail its first requests for nothing; `maxRetriesPerRequest: 1` flushes them with an error
+ *   after two failed attempts, and `commandTimeout` bounds every call, also one sent to a server
+ *   that accepts connections but never answers.
+ */
+export class RedisConnection {
+  readonly client: Redis;
+  private down = false;
+  private closing = false;
+  private lastError = 'connection closed';
+
+  constructor(options: RedisAdapterOptions, logger: Logger) {
+    this.client = new Redis(options.url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: true,
+      commandTimeout: options.commandTimeoutMs ?? 1000,
+      connectTimeout: options.connectTimeoutMs ?? 2000,
+      // ioredis keeps a timer this long after disconnect() even when the socket is already gone,
+      // which would hold the process (and Jest) open after close().
+      disconnectTimeout: 100,
+    });
+    // One log line per outage and per recovery, not one per reconnection attempt. The URL is
+    // never logged: it may carry a password.
+    this.client.on('error', (error: Error) => {
+      this.lastError = error.message || error.name;
+    });
+    this.client.on('close', () => {
+      if (this.down || this.closing) return;
+      this.down = true;
+      logger.warn(`Redis unavailable, calls fail until it is back: ${this.lastError}`);
+    });
+    this.client.on('ready', () => {
+      if (!this.down) return;
+      this.down = false;
+      logger.log('Redis available again');
+    });
+  }
+
+  /** Runs a call on the client, or fails at once while the connection is down. */
+  async run<T>(call: (client: Redis) => Promise<T>): Promise<T> {
+    if (this.down) throw new CacheUnavailableError(`Redis: ${this.lastError}`);
+    return call(this.client);
+  }
+
+  /** Quits politely when connected; otherwise drops the socket and stops reconnecting at once. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.client.status === 'end') return;
+    if (this.client.status === 'ready') {
+      try {
+        await this.client.quit();
+        return;
+      } catch {
+        // Fall through: the connection broke while quitting.
+      }
+    }
+    this.client.disconnect();
+  }
+}
+
+/**
+ * `${keyPrefix}:${namespace}:` (`lp:` and `lp` both give `lp:kv:`), refusing an empty prefix that
+ * would write into the shared key space.
+ */
+export function redisNamespace(keyPrefix: string, namespace: string): string {
+  if (!keyPrefix.trim()) throw new TypeError('A Redis adapter needs a non-empty keyPrefix');
+  return `${keyPrefix.endsWith(':') ? keyPrefix : `${keyPrefix}:`}${namespace}:`;
+}
