@@ -9,3 +9,4 @@ export * from './run-standalone';
 export * from './path-dispatcher';
 export * from './health.controller';
 export * from './metrics.controller';
+export * from './infrastructure.module';

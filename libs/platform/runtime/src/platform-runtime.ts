@@ -7,6 +7,8 @@ import { ensureSigningSecret } from './signing-secret';
 
 /** Which adapter each port got; every one is chosen by its own variable (ARCHITECTURE.md, Runtime profiles). */
 export interface PlatformRuntime {
+  /** What this process is called in logs: the service name, or `standalone` for the all-in-one process. */
+  processName: string;
   config: PlatformConfig;
   dataDir: string;
   database: { url: string; embedded: boolean };
@@ -26,7 +28,7 @@ export class StartupError extends Error {}
  * DATABASE_URL is unset. Production (NODE_ENV=production) refuses to start without explicit JWT
  * settings; elsewhere a missing secret is generated once and kept under DATA_DIR.
  */
-export async function startPlatformRuntime(env: NodeJS.ProcessEnv = process.env): Promise<PlatformRuntime> {
+export async function startPlatformRuntime(processName: string, env: NodeJS.ProcessEnv = process.env): Promise<PlatformRuntime> {
   const config = platformConfig.load(env);
   const logger = new Logger('PlatformRuntime');
   const dataDir = resolve(config.DATA_DIR);
@@ -46,6 +48,7 @@ export async function startPlatformRuntime(env: NodeJS.ProcessEnv = process.env)
   let embedded: EmbeddedPostgres | undefined;
   if (!config.DATABASE_URL) embedded = await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'));
   const runtime: PlatformRuntime = {
+    processName,
     config,
     dataDir,
     database: { url: config.DATABASE_URL ?? embedded!.url, embedded: !!embedded },

@@ -10,7 +10,7 @@ import { installShutdown } from './shutdown';
 export async function runService(service: ServiceDefinition): Promise<void> {
   const logger = new Logger(service.name);
   try {
-    const runtime = await startPlatformRuntime();
+    const runtime = await startPlatformRuntime(service.name);
     const hosted = await createServiceApp(service, runtime);
     const server = createServer(hosted.http);
     await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));

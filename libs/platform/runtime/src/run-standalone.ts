@@ -27,7 +27,7 @@ async function readiness(apps: ServiceApp[]): Promise<{ ready: boolean; services
   let ready = true;
   for (const { definition, app } of apps) {
     try {
-      services[definition.name] = await app.get(HealthController).ready();
+      services[definition.name] = ((await app.get(HealthController).ready()) as { details?: unknown }).details;
     } catch (error) {
       ready = false;
       services[definition.name] = (error as { errors?: unknown }).errors ?? { status: 'down' };
@@ -44,7 +44,7 @@ async function readiness(apps: ServiceApp[]): Promise<{ ready: boolean; services
 export async function runStandalone(services: ServiceDefinition[]): Promise<void> {
   const logger = new Logger('standalone');
   try {
-    const runtime = await startPlatformRuntime();
+    const runtime = await startPlatformRuntime('standalone');
     const apps: ServiceApp[] = [];
     for (const service of services) apps.push(await createServiceApp(service, runtime));
 

@@ -4,7 +4,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { rpcServerOptions } from './messaging-host.module';
+import { rpcServerOptions } from './infrastructure.module';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
 import { ServiceHostModule } from './service-host.module';
@@ -33,7 +33,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
     abortOnError: false,
   });
   app.useLogger(app.get(PinoLogger));
-  app.connectMicroservice(rpcServerOptions(service, runtime, app), { inheritAppConfig: true });
+  app.connectMicroservice(rpcServerOptions(service, runtime), { inheritAppConfig: true });
 
   const openApi = SwaggerModule.createDocument(
     app,

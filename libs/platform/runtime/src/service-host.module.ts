@@ -1,4 +1,4 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, Reflector } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ThrottlerModule } from '@nestjs/throttler';
@@ -17,14 +17,16 @@ import {
   UserPolicyThrottlerGuard,
 } from '@lp/platform/http';
 import { EventBus } from '@lp/platform/messaging';
-import { CorrelationMiddleware, loggerParams, ReadinessCheck, RequestMetricsInterceptor } from '@lp/platform/observability';
+import { CorrelationMiddleware, httpMetricsMiddleware, loggerParams, ReadinessCheck, RpcMetricsInterceptor } from '@lp/platform/observability';
 import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
 import { HealthController, READINESS_CHECKS } from './health.controller';
-import { MessagingHostModule } from './messaging-host.module';
+import { InfrastructureModule } from './infrastructure.module';
 import { MetricsController } from './metrics.controller';
 import { platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
+
+export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
 /** Guards that must run after authentication (global guards run in module scan order). */
 @Module({})
@@ -47,7 +49,8 @@ export class ServiceHostModule implements NestModule {
     return {
       module: ServiceHostModule,
       imports: [
-        LoggerModule.forRoot(loggerParams(service.name, config.LOG_LEVEL)),
+        // nestjs-pino keeps one root logger per process, so the label is the process, not the app.
+        LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL)),
         ConfigModule.forRoot(platformConfig, config),
         AuthModule.forRoot(runtime.jwt),
         ThrottlerModule.forRoot(userPolicyThrottlerOptions({ limit: config.USER_POLICY_LIMIT, ttlMs: config.USER_POLICY_WINDOW_MS })),
@@ -65,12 +68,13 @@ export class ServiceHostModule implements NestModule {
             }),
           dataSourceFactory: async (options) => initializeServiceDataSource(new DataSource(options!)),
         }),
-        MessagingHostModule.forRoot(service, runtime),
+        InfrastructureModule.forRoot(service, runtime),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],
       controllers: [HealthController, MetricsController],
       providers: [
+        { provide: SERVICE_NAME, useValue: service.name },
         {
           provide: READINESS_CHECKS,
           inject: [DataSource, EventBus, KeyValueCache],
@@ -91,12 +95,14 @@ export class ServiceHostModule implements NestModule {
               WorkflowCommand: config.WORKFLOW_COMMAND_TIMEOUT_MS,
             }),
         },
-        { provide: APP_INTERCEPTOR, useFactory: () => new RequestMetricsInterceptor(service.name) },
+        { provide: APP_INTERCEPTOR, useFactory: () => new RpcMetricsInterceptor(service.name) },
       ],
     };
   }
 
+  constructor(@Inject(SERVICE_NAME) private readonly service: string) {}
+
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CorrelationMiddleware).forRoutes('*path');
+    consumer.apply(CorrelationMiddleware, httpMetricsMiddleware(this.service)).forRoutes('*path');
   }
 }
