@@ -45,13 +45,12 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   };
   assertJwtVerificationOptions(jwt);
 
-  let embedded: EmbeddedPostgres | undefined;
-  if (!config.DATABASE_URL) embedded = await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'));
+  const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'));
   const runtime: PlatformRuntime = {
     processName,
     config,
     dataDir,
-    database: { url: config.DATABASE_URL ?? embedded!.url, embedded: !!embedded },
+    database: { url: embedded?.url ?? (config.DATABASE_URL as string), embedded: !!embedded },
     messaging: config.AMQP_URL
       ? { kind: 'rabbitmq', url: config.AMQP_URL, prefix: config.AMQP_PREFIX }
       : { kind: 'in-process', prefix: config.AMQP_PREFIX },

@@ -66,7 +66,10 @@ export class ServiceHostModule implements NestModule {
               poolSize: runtime.database.embedded ? 4 : config.DATABASE_POOL_SIZE,
               applicationName: service.name,
             }),
-          dataSourceFactory: async (options) => initializeServiceDataSource(new DataSource(options!)),
+          dataSourceFactory: async (options) => {
+            if (!options) throw new Error('TypeORM options missing');
+            return initializeServiceDataSource(new DataSource(options));
+          },
         }),
         InfrastructureModule.forRoot(service, runtime),
         TerminusModule.forRoot({ logger: false }),

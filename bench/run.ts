@@ -1,0 +1,38 @@
+/**
+ * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
+ * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { formatTable } from './latency-stats';
+import { benchRpcEcho } from './rpc-echo.bench';
+
+async function main(): Promise<void> {
+  const quick = process.env.BENCH_QUICK === '1';
+  const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
+  const prefix = `bench_${randomBytes(3).toString('hex')}.`;
+  const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
+
+  const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
+  const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
+
+  const rows = [...inProcess, ...rabbit].map((r) => ({
+    transport: r.transport,
+    concurrency: r.concurrency,
+    calls: r.count,
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'ops/s': Math.round(r.opsPerSecond),
+  }));
+  process.stdout.write(`\nRPC echo round trip (the floor for later ratios)\n${formatTable(rows)}\n`);
+  const ratio = (c: number) => rabbit.find((r) => r.concurrency === c)!.p50 / inProcess.find((r) => r.concurrency === c)!.p50;
+  process.stdout.write(`\nrabbitmq / in-process p50: ${ratio(1).toFixed(1)}x at concurrency 1, ${ratio(64).toFixed(1)}x at 64\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,96 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { ConfigValidationError } from '@lp/platform/config';
+import { signAccessToken } from '@lp/platform/auth';
+import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
+import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { authzDecisionService } from '@lp/service/authz-decision';
+import { policyManagementService } from '@lp/service/policy-management';
+import { createServiceApp, PlatformRuntime, platformConfig, ServiceApp, startPlatformRuntime, StartupError } from '../src';
+
+describe('platform configuration at boot', () => {
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      platformConfig.load({ PORT: 'eighty', JWT_SECRET: 'short', LOG_LEVEL: 'chatty', DATABASE_URL: 'not a url' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigValidationError);
+    const keys = (error as ConfigValidationError).problems.map((p) => p.key).sort();
+    expect(keys).toEqual(['DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'PORT']);
+    expect((error as Error).message).not.toContain('short');
+  });
+
+  it('refuses to start in production without explicit JWT settings', async () => {
+    await expect(startPlatformRuntime('test', { NODE_ENV: 'production', DATABASE_URL: testServerUrls.postgres })).rejects.toBeInstanceOf(
+      StartupError,
+    );
+  });
+});
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
+  const secret = 'runtime-int-secret-0123456789-abcdefgh';
+  let db: TestDatabase;
+  let runtime: PlatformRuntime;
+  const apps: ServiceApp[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(testServerUrls.postgres, testRunId('runtime'));
+    runtime = await startPlatformRuntime('runtime-test', {
+      DATABASE_URL: db.url,
+      AMQP_URL: testServerUrls.rabbitmq,
+      AMQP_PREFIX: `${testRunId('rt')}.`,
+      REDIS_URL: testServerUrls.redis,
+      REDIS_KEY_PREFIX: `${testRunId('rt')}:`,
+      JWT_SECRET: secret,
+      LOG_LEVEL: 'silent',
+      AUTHZ_DECISION_TIMEOUT_MS: '2000',
+    });
+    for (const service of [authzDecisionService, policyManagementService]) apps.push(await createServiceApp(service, runtime));
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const { app } of apps.reverse()) await app.close();
+    await runtime?.close();
+    await db?.drop();
+  });
+
+  it('picks each adapter from its own variable', () => {
+    expect(runtime.database.embedded).toBe(false);
+    expect(runtime.messaging.kind).toBe('rabbitmq');
+    expect(runtime.cache.redisUrl).toBe(testServerUrls.redis);
+  });
+
+  it('is live and ready with database, broker and cache checked', async () => {
+    const [, policy] = apps;
+    await request(policy.http).get('/health/live').expect(200);
+    const ready = await request(policy.http).get('/health/ready').expect(200);
+    expect(Object.keys(ready.body.details).sort()).toEqual(['broker', 'cache', 'database']);
+  });
+
+  it('migrates each service into its own schema', async () => {
+    const [decision, policy] = apps;
+    const rows = await policy.app.get(DataSource).query(
+      `SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('authz', 'authz_audit') ORDER BY 1, 2`,
+    );
+    const tables = rows.map((r: { table_schema: string; table_name: string }) => `${r.table_schema}.${r.table_name}`);
+    expect(tables).toEqual(expect.arrayContaining(['authz.role', 'authz.outbox_message', 'authz_audit.outbox_message']));
+    expect(decision.definition.database.schema).toBe('authz_audit');
+  });
+
+  it('guards the first route through a real RPC to authz-decision, failing closed while it has no decision handler', async () => {
+    const [, policy] = apps;
+    await request(policy.http).get('/api/authorization/roles').expect(401);
+    const token = signAccessToken({ sub: 'admin', tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const res = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`).expect(403);
+    expect(res.body.code).toBe('Authorization.Denied');
+  });
+
+  it('serves its OpenAPI document with the bearer scheme', async () => {
+    const [, policy] = apps;
+    const doc = await request(policy.http).get('/openapi/policy-management.json').expect(200);
+    expect(doc.body.paths['/api/authorization/roles'].get).toBeDefined();
+    expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+});
