@@ -1,33 +1,10 @@
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { ConfigValidationError } from '@lp/platform/config';
 import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
+import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
-import { authzDecisionService } from '@lp/service/authz-decision';
-import { policyManagementService } from '@lp/service/policy-management';
-import { createServiceApp, PlatformRuntime, platformConfig, ServiceApp, startPlatformRuntime, StartupError } from '../src';
-
-describe('platform configuration at boot', () => {
-  it('lists every problem at once', () => {
-    let error: unknown;
-    try {
-      platformConfig.load({ PORT: 'eighty', JWT_SECRET: 'short', LOG_LEVEL: 'chatty', DATABASE_URL: 'not a url' });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigValidationError);
-    const keys = (error as ConfigValidationError).problems.map((p) => p.key).sort();
-    expect(keys).toEqual(['DATABASE_URL', 'JWT_SECRET', 'LOG_LEVEL', 'PORT']);
-    expect((error as Error).message).not.toContain('short');
-  });
-
-  it('refuses to start in production without explicit JWT settings', async () => {
-    await expect(startPlatformRuntime('test', { NODE_ENV: 'production', DATABASE_URL: testServerUrls.postgres })).rejects.toBeInstanceOf(
-      StartupError,
-    );
-  });
-});
+import { standaloneServices } from '../src/services';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
   const secret = 'runtime-int-secret-0123456789-abcdefgh';
@@ -47,7 +24,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
       LOG_LEVEL: 'silent',
       AUTHZ_DECISION_TIMEOUT_MS: '2000',
     });
-    for (const service of [authzDecisionService, policyManagementService]) apps.push(await createServiceApp(service, runtime));
+    for (const service of standaloneServices) apps.push(await createServiceApp(service, runtime));
   }, 60_000);
 
   afterAll(async () => {
