@@ -1,0 +1,146 @@
+import { DecisionRequest, EvaluatorName, TrustedCaller } from '@lp/contracts';
+import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../decision-engine';
+import { InvalidDecisionRequestError } from '../decision.errors';
+import { InMemoryPolicyFacts } from '../in-memory-policy-facts';
+import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, loadConformanceCorpus } from './conformance-corpus';
+
+/**
+ * Every tag the corpus must cover, and the only tags it may use (a misspelt tag fails here rather
+ * than silently leaving a row uncovered). One tag per row of the spec §1 evaluator table and merge
+ * rule, plus the behaviours the brief names: delegated callers, grant expiry, fail-closed stores.
+ */
+const CONFORMANCE_TAGS = [
+  'rbac.allow.role',
+  'rbac.allow.temporary-grant',
+  'rbac.allow.delegated-grant',
+  'rbac.neutral.absent',
+  'rbac.neutral.not-applicable',
+  'rbac.neutral.grant-expired',
+  'rbac.deny.store-failure',
+  'app-scope.allow',
+  'app-scope.neutral.absent',
+  'app-scope.neutral.not-applicable',
+  'abac.allow.first-match',
+  'abac.deny.first-match',
+  'abac.deny.store-failure',
+  'abac.deny.malformed-rule',
+  'abac.neutral.no-rules',
+  'abac.neutral.no-match',
+  'abac.action-filter',
+  'abac.priority-order',
+  'abac.obligations',
+  'rebac.allow.owner',
+  'rebac.allow.member',
+  'rebac.allow.viewer',
+  'rebac.neutral.incompatible-action',
+  'rebac.neutral.no-subject',
+  'rebac.neutral.no-instance',
+  'rebac.neutral.no-relation',
+  'rebac.neutral.unsupported-resource',
+  'rebac.deny.store-failure',
+  'feature.allow.enabled',
+  'feature.deny.disabled',
+  'feature.deny.undefined',
+  'feature.deny.store-failure',
+  'feature.neutral.unmapped',
+  'feature.tenant-override',
+  'feature.mapping',
+  'merge.1',
+  'merge.2',
+  'merge.3',
+  'merge.4',
+  'merge.5',
+  'merge.6',
+  'delegated-caller',
+  'delegation.no-widening',
+  'grant-expiry',
+  'grant-expiry.valid-until',
+  'data-scope.default',
+  'data-scope.widest',
+  'data-scope.instances',
+  'data-scope.office-without-offices',
+  'data-scope.instance-over-excluding-scope',
+  'data-scope.not-permitted',
+  'tenant-isolation',
+  'validation',
+  'sequence',
+];
+
+const corpus = loadConformanceCorpus(__dirname);
+
+function requestOf(spec: ConformanceRequest, file: ConformanceFile): DecisionRequest {
+  const caller = { tenantId: file.tenantId ?? 't1', scopes: [], claimsDigest: 'conformance', ...spec.caller } as TrustedCaller;
+  return { caller, action: spec.action, resource: spec.resource } as DecisionRequest;
+}
+
+function engineFor(facts: InMemoryPolicyFacts, clock: () => Date, order?: EvaluatorName[], reverse = false): DecisionEngine {
+  const standard = createStandardEvaluators(facts);
+  let evaluators = order ? order.map((name) => standard.find((e) => e.name === name)!) : standard;
+  if (reverse) evaluators = [...evaluators].reverse();
+  return new DecisionEngine({ facts, clock, evaluators });
+}
+
+function assertResult(result: DecisionEngineResult, expected: ConformanceExpectation, engine: DecisionEngine, orderMatters: boolean): void {
+  expect(result.outcome).toBe(expected.outcome);
+  expect(result.permitted).toBe(expected.outcome === 'Permit');
+  const listed = Object.keys(expected.evaluators ?? {}).sort();
+  expect(listed).toEqual([...engine.evaluatorNames].sort());
+  for (const [name, want] of Object.entries(expected.evaluators ?? {})) {
+    const got = result.evaluations.find((e) => e.evaluator === name);
+    const verdict = typeof want === 'string' ? want : want.verdict;
+    expect({ evaluator: name, verdict: got?.verdict }).toEqual({ evaluator: name, verdict });
+    if (typeof want !== 'string') expect(got?.reason).toContain(want.reason);
+  }
+  const denials = result.evaluations.filter((e) => e.verdict === 'Deny').map((e) => e.evaluator);
+  if (expected.denials) expect(orderMatters ? denials : [...denials].sort()).toEqual(orderMatters ? expected.denials : [...expected.denials].sort());
+  if (expected.obligations) expect(orderMatters ? result.obligations : [...result.obligations].sort()).toEqual(orderMatters ? expected.obligations : [...expected.obligations].sort());
+  if (expected.dataScope) expect(result.dataScope).toEqual(expected.dataScope);
+  if (expected.validUntil !== undefined) expect(result.validUntil ?? null).toBe(expected.validUntil);
+  if (expected.failure !== undefined) expect(result.failure ?? null).toBe(expected.failure);
+}
+
+async function decideAndCheck(engine: DecisionEngine, request: DecisionRequest, expected: ConformanceExpectation, orderMatters: boolean): Promise<void> {
+  if (expected.error) {
+    const error = await engine.decide(request).then(
+      (result) => result,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidDecisionRequestError);
+    for (const field of expected.errorFields ?? []) expect((error as InvalidDecisionRequestError).errors).toHaveProperty([field]);
+    return;
+  }
+  assertResult(await engine.decide(request), expected, engine, orderMatters);
+}
+
+/** Runs a case on fresh facts; `reverse` replays it with the registration order reversed (merge rule 5). */
+async function runCase(c: ConformanceCase, file: ConformanceFile, reverse: boolean): Promise<void> {
+  const facts = InMemoryPolicyFacts.fromSnapshot(c.facts ?? file.facts ?? {});
+  for (const store of c.failStores ?? []) facts.failStore(store);
+  let now = new Date(c.now ?? file.now ?? '2026-06-01T12:00:00.000Z');
+  const engine = engineFor(facts, () => now, c.evaluatorOrder, reverse);
+  if (c.sequence === undefined) return decideAndCheck(engine, requestOf(c.request!, file), c.expect!, !reverse);
+  for (const step of c.sequence) {
+    if ('change' in step) facts.apply(step.change);
+    else if ('clock' in step) now = new Date(step.clock);
+    else await decideAndCheck(engine, requestOf(step.decide, file), step.expect, !reverse);
+  }
+}
+
+describe('conformance corpus', () => {
+  it('has files', () => {
+    expect(corpus.length).toBeGreaterThan(0);
+  });
+
+  it('covers every required tag and uses no unknown tag', () => {
+    const used = new Set(corpus.flatMap(({ corpus: f }) => f.cases.flatMap((c) => c.covers)));
+    expect(CONFORMANCE_TAGS.filter((tag) => !used.has(tag))).toEqual([]);
+    expect([...used].filter((tag) => !CONFORMANCE_TAGS.includes(tag))).toEqual([]);
+  });
+
+  describe.each(corpus.map(({ file, corpus: f }) => [file, f] as const))('%s', (_, file) => {
+    it.each(file.cases.map((c) => [c.name, c] as const))('%s', async (__, c) => {
+      await runCase(c, file, false);
+      await runCase(c, file, true);
+    });
+  });
+});

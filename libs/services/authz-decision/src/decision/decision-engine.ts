@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { DataScope, DecisionRequest, DecisionResult, EvaluatorName, EvaluatorResult, permissionCode, PermissionCode } from '@lp/contracts';
+import { AbacEvaluator } from './abac.evaluator';
+import { AppScopeEvaluator } from './app-scope.evaluator';
+import { Clock, systemClock } from './clock';
+import { DataScopeResolution, DataScopeResolver, resolveDataScopeWithTrace } from './data-scope.resolver';
+import { MergedDecision, mergeEvaluations } from './decision-merge';
+import { validateDecisionRequest } from './decision-request.validator';
+import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
+import { FeatureEvaluator } from './feature.evaluator';
+import { PolicyFactsReader, PolicyStoreName } from './policy-facts';
+import { RbacEvaluator } from './rbac.evaluator';
+import { RebacEvaluator } from './rebac.evaluator';
+
+/** `DecisionResult.failure` values set by the engine. */
+export const DecisionFailure = {
+  /** A policy store failed and its evaluator failed closed. */
+  PolicyStoreUnavailable: 'PolicyStoreUnavailable',
+  /** An evaluator threw instead of answering; the engine counted it as a Deny. */
+  EvaluatorFailed: 'EvaluatorFailed',
+} as const;
+
+/**
+ * What the engine answers. `validUntil` (ISO instant) is the earliest expiry of any temporary or
+ * delegated grant behind an Allow: a cache entry for the decision must not outlive it. Absent when
+ * no grant was involved. (Candidate for `DecisionResult` in contracts.)
+ */
+export interface DecisionEngineResult extends DecisionResult {
+  validUntil?: string;
+}
+
+export interface EvaluatorTrace extends EvaluatorResult {
+  inputs: Record<string, unknown>;
+  storeFailure?: PolicyStoreName;
+  /** Message of the error an evaluator threw (counted as Deny). */
+  error?: string;
+}
+
+/** The full account of one decision, for debugging and the `authz.explain` RPC. */
+export interface DecisionExplanation {
+  decision: DecisionEngineResult;
+  request: DecisionRequest;
+  permissionCode: PermissionCode;
+  evaluatedAt: string;
+  /** In registration order. */
+  evaluators: EvaluatorTrace[];
+  merge: MergedDecision;
+  dataScope: DataScopeResolution;
+}
+
+export interface DecisionEngineOptions {
+  facts: PolicyFactsReader;
+  clock?: Clock;
+  /** Registration order; defaults to `createStandardEvaluators(facts)`. */
+  evaluators?: readonly DecisionEvaluator[];
+  newDecisionId?: () => string;
+}
+
+/** The five evaluators of spec §1 in their documented registration order. */
+export function createStandardEvaluators(facts: PolicyFactsReader): DecisionEvaluator[] {
+  return [new RbacEvaluator(facts), new AppScopeEvaluator(), new AbacEvaluator(facts), new RebacEvaluator(facts), new FeatureEvaluator(facts)];
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+/**
+ * The decision core: validates the request, runs every evaluator concurrently against the same
+ * instant, merges (spec §1), resolves the DataScope and stamps a decision id. Pure apart from the
+ * facts port, the clock and the id generator; caching and audit belong to the service around it.
+ */
+export class DecisionEngine {
+  private readonly facts: PolicyFactsReader;
+  private readonly clock: Clock;
+  private readonly evaluators: readonly DecisionEvaluator[];
+  private readonly newDecisionId: () => string;
+  private readonly dataScopes: DataScopeResolver;
+
+  constructor(options: DecisionEngineOptions) {
+    this.facts = options.facts;
+    this.clock = options.clock ?? systemClock;
+    this.evaluators = [...(options.evaluators ?? createStandardEvaluators(options.facts))];
+    this.newDecisionId = options.newDecisionId ?? randomUUID;
+    this.dataScopes = new DataScopeResolver(this.facts, this.clock);
+    const names = this.evaluators.map((e) => e.name);
+    const duplicate = names.find((name, i) => names.indexOf(name) !== i);
+    // Two evaluators under one name would make the evaluations ambiguous in the audit record.
+    if (duplicate) throw new Error(`Evaluator ${duplicate} is registered twice`);
+  }
+
+  get evaluatorNames(): EvaluatorName[] {
+    return this.evaluators.map((e) => e.name);
+  }
+
+  /** @throws InvalidDecisionRequestError for a request that cannot be evaluated. */
+  async decide(request: DecisionRequest): Promise<DecisionEngineResult> {
+    return (await this.explain(request)).decision;
+  }
+
+  /** Decides and returns every evaluator's inputs and verdict, the merge and the DataScope resolution. */
+  async explain(request: DecisionRequest): Promise<DecisionExplanation> {
+    const valid = validateDecisionRequest(request);
+    const now = this.clock();
+    const context: EvaluationContext = {
+      request: valid,
+      permissionCode: permissionCode(valid.resource.module, valid.resource.resourceType, valid.action),
+      now,
+    };
+    // Spec §1 merge rule 1: every evaluator runs, whatever another one answers.
+    const outcomes = await Promise.all(this.evaluators.map((evaluator) => this.run(evaluator, context)));
+
+    const merge = mergeEvaluations(outcomes.map((o) => o.outcome.result));
+    const allowing = outcomes.filter((o) => o.outcome.result.verdict === 'Allow');
+    const dataScope = resolveDataScopeWithTrace({
+      caller: valid.caller,
+      resource: valid.resource,
+      permitted: merge.permitted,
+      evidence: allowing.flatMap((o) => o.outcome.scope ?? []),
+    });
+    const expiries = allowing.flatMap((o) => o.outcome.grantExpiries ?? []).map((d) => d.getTime());
+    const failure = outcomes.some((o) => o.error !== undefined)
+      ? DecisionFailure.EvaluatorFailed
+      : outcomes.some((o) => o.outcome.storeFailure !== undefined)
+        ? DecisionFailure.PolicyStoreUnavailable
+        : undefined;
+
+    const decision: DecisionEngineResult = {
+      outcome: merge.outcome,
+      permitted: merge.permitted,
+      decisionId: this.newDecisionId(),
+      evaluations: outcomes.map((o) => o.outcome.result),
+      obligations: merge.obligations,
+      dataScope: dataScope.dataScope,
+      cached: false,
+      ...(failure ? { failure } : {}),
+      ...(expiries.length > 0 ? { validUntil: validUntilOf(expiries, now) } : {}),
+    };
+    return {
+      decision,
+      request: valid,
+      permissionCode: context.permissionCode,
+      evaluatedAt: now.toISOString(),
+      evaluators: outcomes.map(({ outcome, error }) => ({
+        ...outcome.result,
+        inputs: outcome.inputs,
+        ...(outcome.storeFailure ? { storeFailure: outcome.storeFailure } : {}),
+        ...(error !== undefined ? { error } : {}),
+      })),
+      merge,
+      dataScope,
+    };
+  }
+
+  /**
+   * The DataScope of a decision taken earlier (a decision-cache hit) from current facts, without
+   * evaluating policy again (spec §1 cache rule 3). Rejects on a store failure: fail closed.
+   */
+  resolveDataScope(request: DecisionRequest, permitted: boolean): Promise<DataScope> {
+    return this.dataScopes.resolve(request, permitted);
+  }
+
+  private async run(evaluator: DecisionEvaluator, context: EvaluationContext): Promise<{ outcome: EvaluatorOutcome; error?: string }> {
+    try {
+      const outcome = await evaluator.evaluate(context);
+      // The name is the engine's to vouch for: an evaluator cannot report under another's name.
+      return { outcome: { ...outcome, result: { ...outcome.result, evaluator: evaluator.name } } };
+    } catch (error) {
+      const text = errorText(error);
+      return {
+        outcome: { result: { evaluator: evaluator.name, verdict: 'Deny', reason: 'evaluator failed (fail-closed)' }, inputs: {} },
+        error: text,
+      };
+    }
+  }
+}
+
+/** An unreadable expiry from a custom evaluator bounds the entry at `now`: an unknown bound must not be cached. */
+function validUntilOf(expiries: number[], now: Date): string {
+  const earliest = Math.min(...expiries);
+  return new Date(Number.isFinite(earliest) ? earliest : now.getTime()).toISOString();
+}

@@ -1,0 +1,49 @@
+import { DecisionRequest, EvaluatorName, EvaluatorResult, PermissionCode } from '@lp/contracts';
+import { DataScopeSetting, PolicyStoreName, RelationName } from './policy-facts';
+
+/** What every evaluator of one decision sees: the same validated request and the same instant. */
+export interface EvaluationContext {
+  /** Validated; `module` and `resourceType` in lower case. */
+  readonly request: DecisionRequest;
+  /** `{module}.{resource}.{action}` of the request. */
+  readonly permissionCode: PermissionCode;
+  /** Sampled once per decision so every evaluator judges expiry at the same instant. */
+  readonly now: Date;
+}
+
+/**
+ * Row-scope facts behind an Allow, consumed by DataScope resolution. Only the source that decided
+ * an Allow reports evidence, so the DataScope follows what actually permitted the request.
+ */
+export type ScopeEvidence =
+  | { source: 'role'; roleName: string; setting: DataScopeSetting; officeIds: readonly string[] }
+  | { source: 'temporary-grant'; grantId: string; setting?: DataScopeSetting; officeIds: readonly string[] }
+  | { source: 'relation'; relation: RelationName; resourceType: string; resourceId: string };
+
+export interface EvaluatorOutcome {
+  result: EvaluatorResult;
+  /** What the evaluator considered, for `explain()`; plain JSON-friendly data. */
+  inputs: Record<string, unknown>;
+  scope?: readonly ScopeEvidence[];
+  /** Expiry of every temporary or delegated grant behind an Allow (bounds cache lifetime). */
+  grantExpiries?: readonly Date[];
+  /** Set when a store failure decided the verdict (fail-closed). */
+  storeFailure?: PolicyStoreName;
+}
+
+/**
+ * One policy source of spec §1. `evaluate` resolves with a verdict for every request; a rejection
+ * is treated by the engine as a fail-closed Deny, never as a missing result.
+ */
+export interface DecisionEvaluator {
+  readonly name: EvaluatorName;
+  evaluate(context: EvaluationContext): Promise<EvaluatorOutcome>;
+}
+
+/**
+ * The error text of a store failure, for the explain trace only: verdict reasons stay generic
+ * because they reach clients and the audit record.
+ */
+export function describeStoreError(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
