@@ -1,14 +1,16 @@
 /**
  * `npm run start:fleet`: each service as its own process against PostgreSQL, RabbitMQ and Redis
  * (127.0.0.1 defaults, overridable by DATABASE_URL, AMQP_URL, REDIS_URL). Ports start at PORT
- * (default 3000) in the order below. Tokens from `npm run -s token` work: the fleet is given the
+ * (default 3000) in the standalone's order. Tokens from `npm run -s token` work: the fleet is given the
  * same signing secret (JWT_SECRET, or the one kept under DATA_DIR).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { ensureSigningSecret, platformConfig } from '@lp/platform/runtime';
+import { standaloneServices } from '../apps/standalone/src/services';
 
-const services = ['authz-decision', 'policy-management'];
+// The same list the standalone hosts: a service added there joins the fleet too (apps/<name>/src/main.ts).
+const services = standaloneServices.map((s) => s.name);
 const root = resolve(__dirname, '..');
 const config = platformConfig.load();
 const env: NodeJS.ProcessEnv = {

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { ProblemCodes, ProblemDetails } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 import type { Request, Response } from 'express';
+import { Observable, throwError } from 'rxjs';
 import { DomainError } from './domain-error';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem-details';
 
@@ -63,7 +64,13 @@ function isProblemCarrier(error: unknown): error is { problem: ProblemDetails } 
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger(ProblemDetailsFilter.name);
 
-  catch(error: unknown, host: ArgumentsHost): void {
+  catch(error: unknown, host: ArgumentsHost): void | Observable<never> {
+    if (host.getType() === 'rpc') {
+      // RPC callers get the very same problem object, as the error of the answer stream.
+      const rpcProblem = toProblem(error, CorrelationContext.current());
+      if (rpcProblem.status >= 500) this.logger.error({ err: error, correlationId: rpcProblem.correlationId }, 'Unhandled RPC error');
+      return throwError(() => rpcProblem);
+    }
     if (host.getType() !== 'http') throw error;
     const http = host.switchToHttp();
     const request = http.getRequest<Request>();

@@ -1,0 +1,72 @@
+import { Logger } from '@nestjs/common';
+import { BaseRpcContext, RmqContext, RmqOptions, ServerRMQ, WritePacket } from '@nestjs/microservices';
+import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
+import { Observable, Subscription } from 'rxjs';
+import { answeringFailures, withProblemErrors } from './rpc-server-errors';
+
+export type RabbitMqRpcServerOptions = Required<RmqOptions>['options'];
+
+function correlationIdOf(context: BaseRpcContext): string | undefined {
+  if (!(context instanceof RmqContext)) return undefined;
+  const headers = (context.getMessage() as { properties?: { headers?: Record<string, unknown> } }).properties?.headers;
+  const value = headers?.[CORRELATION_HEADER];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Nest's RMQ server with the fleet's conventions built into the transport, where they hold for
+ * every handler whatever filters and guards an app registers:
+ * - the caller's correlation id is restored before anything runs, guards included (guards run
+ *   before interceptors, and the authorization guard makes its own RPC call);
+ * - with manual acknowledgement (`noAck: false`) a request is acked once its handling settled,
+ *   success or failure, so a request is redelivered to another instance only when this one died
+ *   before answering, and a denied request cannot hold a prefetch slot forever;
+ * - every failure is answered with a problem object.
+ */
+export class RabbitMqRpcServer extends ServerRMQ {
+  private readonly log = new Logger(RabbitMqRpcServer.name);
+
+  constructor(options: RabbitMqRpcServerOptions) {
+    super(options);
+  }
+
+  protected override runWithProcessingHooks(
+    context: BaseRpcContext,
+    fn: (runEndHook: () => void) => Promise<void>,
+    endHookContext?: BaseRpcContext,
+  ): void {
+    return CorrelationContext.run(correlationIdOf(context), () => super.runWithProcessingHooks(context, fn, endHookContext));
+  }
+
+  protected override createProcessingEndHookRunner(context: BaseRpcContext): () => void {
+    const runEndHook = super.createProcessingEndHookRunner(context);
+    let settled = false;
+    return () => {
+      runEndHook();
+      if (settled) return;
+      settled = true;
+      this.acknowledge(context);
+    };
+  }
+
+  protected override handleRequest(
+    context: BaseRpcContext,
+    produce: () => Promise<Observable<unknown>>,
+    respond: (data: WritePacket) => Promise<unknown> | void,
+  ): void {
+    return super.handleRequest(context, answeringFailures(produce, this.log), respond);
+  }
+
+  override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {
+    return super.send(withProblemErrors(stream$, this.log), respond);
+  }
+
+  private acknowledge(context: BaseRpcContext): void {
+    if (this.noAck || !(context instanceof RmqContext)) return;
+    try {
+      (context.getChannelRef() as { ack(message: unknown): void }).ack(context.getMessage());
+    } catch {
+      // The channel closed under us (shutdown, broker restart): the broker requeues the request.
+    }
+  }
+}

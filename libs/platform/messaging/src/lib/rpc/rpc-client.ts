@@ -1,0 +1,65 @@
+import { OnApplicationShutdown } from '@nestjs/common';
+import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
+import { RpcTransportError } from './rpc-errors';
+import { RpcRouter, RpcRoutes } from './rpc-routes';
+
+export interface RpcCallOptions {
+  /** How long to wait for the answer; the call rejects with RpcTimeoutError after it. */
+  timeoutMs?: number;
+  /** The service to ask, when the pattern's route does not say (e.g. `diagnostics.snapshot` to each service). */
+  service?: string;
+}
+
+export interface RpcClientOptions {
+  /** Prefix of every queue name (one per test run). */
+  prefix?: string;
+  routes?: RpcRoutes;
+  /** Timeout of a call that names none. */
+  defaultTimeoutMs?: number;
+}
+
+export const DEFAULT_RPC_TIMEOUT_MS = 5_000;
+
+/**
+ * Request/response between services. Also the Nest injection token: services depend on this
+ * abstract class, and the runtime profile decides whether RabbitMQ or the in-process broker sits
+ * behind it.
+ *
+ * A call rejects with RpcTimeoutError (no answer in time), RpcTransportError (could not deliver or
+ * receive) or RpcRemoteError (the handler failed; `.problem` is its problem object).
+ */
+export abstract class RpcClient implements OnApplicationShutdown {
+  protected readonly router: RpcRouter;
+  protected readonly defaultTimeoutMs: number;
+
+  protected constructor(options: RpcClientOptions) {
+    this.router = new RpcRouter(options.routes);
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
+  }
+
+  abstract send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult>;
+
+  abstract close(): Promise<void>;
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  protected targetService(pattern: string, options: RpcCallOptions | undefined): string {
+    const service = this.router.serviceFor(pattern, options?.service);
+    if (!service) throw new RpcTransportError(pattern, 'no RPC route names a service for this pattern');
+    return service;
+  }
+
+  protected timeoutOf(options: RpcCallOptions | undefined): number {
+    const timeoutMs = options?.timeoutMs ?? this.defaultTimeoutMs;
+    if (!(timeoutMs > 0)) throw new RangeError(`RPC timeout must be positive, got ${timeoutMs}`);
+    return timeoutMs;
+  }
+
+  /** The caller's correlation id travels as an AMQP header, like HTTP's `X-Correlation-Id`. */
+  protected correlationHeaders(): Record<string, string> {
+    const correlationId = CorrelationContext.current();
+    return correlationId ? { [CORRELATION_HEADER]: correlationId } : {};
+  }
+}
