@@ -14,7 +14,7 @@ import { createMessagingTablesMigration } from '../src/lib/outbox/messaging-tabl
 import { OutboxRelay } from '../src/lib/outbox/outbox-relay';
 import { OutboxTransactionRequiredError, OutboxWriter } from '../src/lib/outbox/outbox-writer';
 import { RabbitMqAdmin } from './support/rabbitmq-admin';
-import { TcpOutageProxy } from './support/tcp-outage-proxy';
+import { TcpOutageProxy } from '@lp/platform/testing';
 import { waitUntil } from './support/wait-until';
 
 const SCHEMA = 'svc_outbox';

@@ -1,1 +1,2 @@
 export * from './lib/servers';
+export * from './lib/tcp-outage-proxy';

@@ -1,42 +1,10 @@
 import { Logger } from '@nestjs/common';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import Redis from 'ioredis';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCacheAdapters, type CacheAdapters } from './cache-adapters';
 import { CacheUnavailableError } from './cache-unavailable.error';
 import { cacheAdaptersContract } from './cache-adapters.contract';
-
-/** Forwards TCP to Redis and can be cut and restored, to play an outage without touching the server. */
-class RedisOutageProxy {
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(private readonly target: URL) {}
-
-  async start(port = 0): Promise<number> {
-    this.server = createServer((client) => {
-      const upstream = connect(Number(this.target.port || 6379), this.target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('error', () => undefined);
-        socket.on('close', () => {
-          this.sockets.delete(socket);
-          client.destroy();
-          upstream.destroy();
-        });
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
-    return (this.server.address() as { port: number }).port;
-  }
-
-  async stop(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-}
 
 describeWithServers(['redis'], 'Redis cache adapters', () => {
   const prefixes: string[] = [];
@@ -129,11 +97,11 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
     });
 
     it('fails calls while Redis is cut off, and serves again once it is back', async () => {
-      const proxy = new RedisOutageProxy(new URL(testServerUrls.redis));
-      const port = await proxy.start();
+      const target = new URL(testServerUrls.redis);
+      const proxy = new TcpOutageProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      await proxy.start();
       const url = new URL(testServerUrls.redis);
-      url.hostname = '127.0.0.1';
-      url.port = String(port);
+      url.host = proxy.url;
       const adapters = createCacheAdapters({ redisUrl: url.toString(), keyPrefix: newPrefix() });
       try {
         await adapters.cache.set('k', 'v', 60_000);
@@ -147,7 +115,7 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
         await expect(adapters.revisions.bump('r')).rejects.toThrow(CacheUnavailableError);
         expect(warn).toHaveBeenCalledTimes(2);
 
-        await proxy.start(port);
+        await proxy.start(); // the same port again
         expect(await eventually(() => adapters.cache.get('k'))).toBe('v');
         expect(await eventually(() => adapters.revisions.read(['r']))).toEqual([1]);
         expect(log).toHaveBeenCalledWith('Redis available again');
