@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { formatTable } from './latency-stats';
+import { benchDecisionCoreVsCasbin } from './decision-core-vs-casbin.bench';
 import { benchRpcEcho } from './rpc-echo.bench';
 
 async function main(): Promise<void> {
@@ -27,6 +28,9 @@ async function main(): Promise<void> {
   process.stdout.write(`\nRPC echo round trip (the floor for later ratios)\n${formatTable(rows)}\n`);
   const ratio = (c: number) => rabbit.find((r) => r.concurrency === c)!.p50 / inProcess.find((r) => r.concurrency === c)!.p50;
   process.stdout.write(`\nrabbitmq / in-process p50: ${ratio(1).toFixed(1)}x at concurrency 1, ${ratio(64).toFixed(1)}x at 64\n`);
+
+  // Decision core vs node-casbin on one seeded policy (10,000 requests with BENCH_QUICK=1); throws on any answer mismatch.
+  await benchDecisionCoreVsCasbin({ quick });
 }
 
 main().then(

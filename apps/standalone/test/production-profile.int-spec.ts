@@ -11,6 +11,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
   let db: TestDatabase;
   let runtime: PlatformRuntime;
   const apps: ServiceApp[] = [];
+  const byName = (name: string) => apps.find((a) => a.definition.name === name)!;
 
   beforeAll(async () => {
     db = await createTestDatabase(testServerUrls.postgres, testRunId('runtime'));
@@ -40,14 +41,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
   });
 
   it('is live and ready with database, broker and cache checked', async () => {
-    const [, policy] = apps;
+    const policy = byName('policy-management');
     await request(policy.http).get('/health/live').expect(200);
     const ready = await request(policy.http).get('/health/ready').expect(200);
     expect(Object.keys(ready.body.details).sort()).toEqual(['broker', 'cache', 'database']);
   });
 
   it('migrates each service into its own schema', async () => {
-    const [decision, policy] = apps;
+    const decision = byName('authz-decision');
+    const policy = byName('policy-management');
     const rows = await policy.app.get(DataSource).query(
       `SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('authz', 'authz_audit') ORDER BY 1, 2`,
     );
@@ -56,8 +58,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     expect(decision.definition.database.schema).toBe('authz_audit');
   });
 
-  it('guards the first route through a real RPC to authz-decision, failing closed while it has no decision handler', async () => {
-    const [, policy] = apps;
+  it('guards the first route through a real RPC to authz-decision, which denies a caller holding no role', async () => {
+    const policy = byName('policy-management');
     await request(policy.http).get('/api/authorization/roles').expect(401);
     const token = signAccessToken({ sub: 'admin', tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const res = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`).expect(403);
@@ -65,7 +67,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
   });
 
   it('serves its OpenAPI document with the bearer scheme', async () => {
-    const [, policy] = apps;
+    const policy = byName('policy-management');
     const doc = await request(policy.http).get('/openapi/policy-management.json').expect(200);
     expect(doc.body.paths['/api/authorization/roles'].get).toBeDefined();
     expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });

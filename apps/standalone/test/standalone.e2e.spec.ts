@@ -95,7 +95,7 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(body.correlationId).toEqual(expect.any(String));
   });
 
-  it('reaches the guard with a token from npm run -s token, which fails closed until decisions exist', async () => {
+  it('reaches the guard with a token from npm run -s token, which denies a caller holding no role (nothing is seeded yet)', async () => {
     const token = mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
     const res = await fetch(`${first!.baseUrl}/api/authorization/roles`, {
       headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'e2e-corr-1' },

@@ -1,22 +1,24 @@
 import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { DecisionAuditRecord } from './audit';
+import { DecisionsModule } from './decisions/decisions.module';
+import { CreateDecisionAudit1763700000100 } from './migrations/1763700000100-CreateDecisionAudit';
 
 export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
 
 /**
- * authz-decision: answers `authz.decide` for every service. It owns the decision audit schema and
- * reads `authz` read-only. Its evaluators arrive with the decision-runtime issue; until then no
- * `authz.decide` handler is registered and every guard fails closed.
+ * authz-decision: answers `authz.decide` for every service. It owns the decision audit schema
+ * (`authz_audit`) and reads policy facts from `authz` read-only.
  */
 export const authzDecisionService = defineService({
   name: 'authz-decision',
   routePrefixes: ['/api/authorization/decisions'],
   database: {
     schema: AUTHZ_DECISION_SCHEMA,
-    entities: [OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA)],
+    entities: [OutboxMessage, ProcessedEvent, DecisionAuditRecord],
+    migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA), CreateDecisionAudit1763700000100],
   },
-  modules: [],
+  modules: [DecisionsModule],
   openApi: {
     title: 'Authorization decisions',
     description: 'Decision runtime of the authorization platform: RPC authz.decide and the HTTP decision routes.',

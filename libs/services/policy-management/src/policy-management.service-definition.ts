@@ -1,6 +1,8 @@
 import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
+import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
+import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
 import { RolesModule } from './roles/roles.module';
 
@@ -12,8 +14,12 @@ export const policyManagementService = defineService({
   routePrefixes: ['/api/authorization'],
   database: {
     schema: POLICY_MANAGEMENT_SCHEMA,
-    entities: [RoleEntity, OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(POLICY_MANAGEMENT_SCHEMA), CreateRoleTable1763700000000],
+    entities: [RoleEntity, ...POLICY_STORE_ENTITIES, OutboxMessage, ProcessedEvent],
+    migrations: [
+      createMessagingTablesMigration(POLICY_MANAGEMENT_SCHEMA),
+      CreateRoleTable1763700000000,
+      CreatePolicyTables1763700000001,
+    ],
   },
   modules: [RolesModule],
   openApi: {

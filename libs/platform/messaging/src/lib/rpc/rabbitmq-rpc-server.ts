@@ -61,6 +61,23 @@ export class RabbitMqRpcServer extends ServerRMQ {
     return super.send(withProblemErrors(stream$, this.log), respond);
   }
 
+  /**
+   * Nest's close awaits the channel's close, which amqplib rejects with "Channel closed" when the
+   * channel is already gone (the connection dropped, or the broker closed it). At shutdown that is
+   * the wanted state, so it must not fail the application's close or leave the connection open.
+   */
+  override async close(): Promise<void> {
+    try {
+      await this.channel?.close();
+    } catch (error) {
+      this.log.debug(`RPC channel already closed at shutdown: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.channel = null;
+    await this.server?.close();
+    this.server = null;
+    this.pendingEventListeners = [];
+  }
+
   private acknowledge(context: BaseRpcContext): void {
     if (this.noAck || !(context instanceof RmqContext)) return;
     try {

@@ -1,13 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DATA_SCOPE_KINDS, DataScopeKind } from '@lp/contracts';
 import { PageMeta } from '@lp/platform/http';
-import { RoleEntity } from '../entities/role.entity';
+import { ROLE_DATA_SCOPES, RoleDataScope, RoleEntity } from '../entities/role.entity';
 
 export class RoleResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() name: string;
   @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
-  @ApiProperty({ enum: DATA_SCOPE_KINDS }) dataScope: DataScopeKind;
+  @ApiProperty({ enum: ROLE_DATA_SCOPES }) dataScope: RoleDataScope;
   @ApiProperty() createdAt: string;
   @ApiProperty() updatedAt: string;
 

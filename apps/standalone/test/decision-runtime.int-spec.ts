@@ -1,0 +1,142 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { AuthorizationAction, DecisionRequest, DecisionResult, EventTypes, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { signAccessToken } from '@lp/platform/auth';
+import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
+import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
+import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { authzDecisionService } from '@lp/service/authz-decision';
+import { policyManagementService } from '@lp/service/policy-management';
+
+/**
+ * The decision runtime as a service on the production profile: facts written into `authz` the way
+ * policy-management writes them (same transaction shape, then the integration event), decisions
+ * asked over RabbitMQ from another service, two authz-decision instances sharing Redis revisions.
+ */
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on PostgreSQL, RabbitMQ and Redis', () => {
+  const secret = 'decision-runtime-secret-0123456789-abcd';
+  let db: TestDatabase;
+  let runtime: PlatformRuntime;
+  let policy: ServiceApp;
+  const decisionInstances: ServiceApp[] = [];
+  let rpc: RpcClient;
+  let bus: EventBus;
+  let sql: DataSource;
+
+  const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'alice-v1' };
+  const ask = (caller: TrustedCaller, module: string, resourceType: string, action: AuthorizationAction, extra = {}) =>
+    rpc.send<DecisionResult>(RpcPatterns.authz.decide, { caller, resource: { module, resourceType, ...extra }, action } satisfies DecisionRequest);
+
+  async function publish(eventType: string, tenantId: string | null, payload: Record<string, unknown>) {
+    await bus.publish(createEventEnvelope(eventType, payload, { tenantId }));
+  }
+
+  async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last = await probe();
+    while (!accept(last) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      last = await probe();
+    }
+    return last;
+  }
+
+  beforeAll(async () => {
+    db = await createTestDatabase(testServerUrls.postgres, testRunId('decide'));
+    runtime = await startPlatformRuntime('decision-runtime-test', {
+      DATABASE_URL: db.url,
+      AMQP_URL: testServerUrls.rabbitmq,
+      AMQP_PREFIX: `${testRunId('dr')}.`,
+      REDIS_URL: testServerUrls.redis,
+      REDIS_KEY_PREFIX: `${testRunId('dr')}:`,
+      JWT_SECRET: secret,
+      LOG_LEVEL: 'silent',
+      AUDIT_FLUSH_INTERVAL_MS: '20',
+    });
+    policy = await createServiceApp(policyManagementService, runtime);
+    decisionInstances.push(await createServiceApp(authzDecisionService, runtime));
+    decisionInstances.push(await createServiceApp(authzDecisionService, runtime));
+    rpc = policy.app.get(RpcClient);
+    bus = policy.app.get(EventBus);
+    sql = policy.app.get(DataSource);
+
+    await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES
+      ('cases.case.view', 'cases', 'case', 'View'), ('authorization.role.view', 'authorization', 'role', 'View')`);
+    await sql.query(`INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES
+      ('00000000-0000-0000-0000-0000000000a1', 'acme', 'clerk', 'tenant'),
+      ('00000000-0000-0000-0000-0000000000b1', 'globex', 'clerk', 'tenant')`);
+    await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
+      SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'test' FROM authz.role r CROSS JOIN authz.permission p`);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const { app } of [...decisionInstances].reverse()) await app.close();
+    await policy?.app.close();
+    await runtime?.close();
+    await db?.drop();
+  });
+
+  it('assign → decide → revoke → decide: the revocation reaches every instance', async () => {
+    expect((await ask(alice, 'cases', 'case', AuthorizationAction.View)).outcome).toBe('NoMatchingPolicy');
+
+    await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by)
+      VALUES ('acme', 'alice', '00000000-0000-0000-0000-0000000000a1', 'clerk', 'test')`);
+    await publish(EventTypes.authorization.userRoleAssigned, 'acme', { subject: 'alice', roleName: 'clerk' });
+    const permitted = await eventually(() => ask(alice, 'cases', 'case', AuthorizationAction.View), (r) => r.permitted);
+    expect(permitted).toMatchObject({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'acme' } });
+    expect(permitted.evaluations.find((e) => e.evaluator === 'RBAC')?.reason).toMatch(/clerk/);
+
+    // Several calls spread over both instances (competing consumers), served from the cache.
+    const repeats = await Promise.all(Array.from({ length: 8 }, () => ask(alice, 'cases', 'case', AuthorizationAction.View)));
+    expect(repeats.every((r) => r.permitted)).toBe(true);
+    expect(repeats.some((r) => r.cached)).toBe(true);
+    expect(new Set(repeats.map((r) => r.decisionId)).size).toBe(8);
+
+    await sql.query(`DELETE FROM authz.user_role WHERE tenant_id = 'acme' AND subject = 'alice'`);
+    await publish(EventTypes.authorization.userRoleRevoked, 'acme', { subject: 'alice', roleName: 'clerk' });
+    const revoked = await eventually(() => ask(alice, 'cases', 'case', AuthorizationAction.View), (r) => !r.permitted);
+    expect(revoked.outcome).toBe('NoMatchingPolicy');
+    const after = await Promise.all(Array.from({ length: 8 }, () => ask(alice, 'cases', 'case', AuthorizationAction.View)));
+    expect(after.every((r) => !r.permitted)).toBe(true);
+  });
+
+  it('keeps tenants apart: a role of the same name in another tenant gives nothing here', async () => {
+    await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by)
+      VALUES ('globex', 'alice', '00000000-0000-0000-0000-0000000000b1', 'clerk', 'test')`);
+    await publish(EventTypes.authorization.userRoleAssigned, 'globex', { subject: 'alice' });
+    const inGlobex = await eventually(() => ask({ ...alice, tenantId: 'globex' }, 'cases', 'case', AuthorizationAction.View), (r) => r.permitted);
+    expect(inGlobex.dataScope).toEqual({ kind: 'tenant', tenantId: 'globex' });
+    expect((await ask(alice, 'cases', 'case', AuthorizationAction.View)).permitted).toBe(false);
+  });
+
+  it('lets the first real route through once the caller holds its permission, and audits every decision', async () => {
+    const token = signAccessToken({ sub: 'bob', tenantId: 'acme' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`).expect(403);
+    await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by)
+      VALUES ('acme', 'bob', '00000000-0000-0000-0000-0000000000a1', 'clerk', 'test')`);
+    await publish(EventTypes.authorization.userRoleAssigned, 'acme', { subject: 'bob' });
+    const res = await eventually(
+      () => request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`),
+      (r) => r.status === 200,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['clerk']); // acme's only
+
+    const audit = await eventually(
+      () => rpc.send<{ totalCount: number; items: Array<{ subject: string; outcome: string }> }>(RpcPatterns.authz.queryAudit, {
+        caller: { ...alice, subject: 'auditor' },
+        payload: { subject: 'bob', pageSize: 50 },
+      }),
+      (page) => page.items.some((i) => i.outcome === 'Permit') && page.items.some((i) => i.outcome === 'NoMatchingPolicy'),
+    );
+    expect(audit.items.every((i) => i.subject === 'bob')).toBe(true);
+    expect(audit.items.map((i) => i.outcome)).toEqual(expect.arrayContaining(['Permit', 'NoMatchingPolicy']));
+  });
+
+  it('answers a malformed request with a validation problem, never a Permit', async () => {
+    await expect(
+      rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases' }, action: 'Launch' }),
+    ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed' } });
+  });
+});

@@ -1,0 +1,67 @@
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { QueuedAuditEntry } from './decision-audit-entry';
+
+export const AUDIT_SPOOL_FILE = 'decision-audit.spool.jsonl';
+export const AUDIT_REJECTED_FILE = 'decision-audit.rejected.jsonl';
+
+/**
+ * The writer's disk copy of records the database has not taken yet: one JSON entry per line,
+ * appended and fsynced before the writer moves on, so a crash during an outage loses nothing.
+ * Replayed on start; a line already in the database is harmless (the INSERT ignores a known
+ * decision id). Removed once every spooled record is written. One directory per running instance.
+ *
+ * Records PostgreSQL refuses for their content go to a second file, for an operator to look at.
+ */
+export class DecisionAuditSpool {
+  readonly spoolPath: string;
+  readonly rejectedPath: string;
+
+  constructor(readonly directory: string) {
+    this.spoolPath = join(directory, AUDIT_SPOOL_FILE);
+    this.rejectedPath = join(directory, AUDIT_REJECTED_FILE);
+  }
+
+  append(entries: readonly QueuedAuditEntry[]): void {
+    if (entries.length > 0) appendDurably(this.directory, this.spoolPath, entries.map((e) => JSON.stringify(e)));
+  }
+
+  appendRejected(entry: QueuedAuditEntry, reason: string): void {
+    appendDurably(this.directory, this.rejectedPath, [JSON.stringify({ rejectedAt: new Date().toISOString(), reason, entry })]);
+  }
+
+  /**
+   * Every complete line of the spool file. A line cut short by a crash mid-write is skipped and
+   * counted: the record it held was still in memory only, like one recorded a moment later.
+   */
+  read(): { entries: QueuedAuditEntry[]; unreadable: number } {
+    if (!existsSync(this.spoolPath)) return { entries: [], unreadable: 0 };
+    const entries: QueuedAuditEntry[] = [];
+    let unreadable = 0;
+    for (const line of readFileSync(this.spoolPath, 'utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        entries.push(JSON.parse(line) as QueuedAuditEntry);
+      } catch {
+        unreadable++;
+      }
+    }
+    return { entries, unreadable };
+  }
+
+  clear(): void {
+    rmSync(this.spoolPath, { force: true });
+  }
+}
+
+function appendDurably(directory: string, path: string, lines: string[]): void {
+  mkdirSync(directory, { recursive: true });
+  // A leading newline: if a crash cut the previous append short, the torn line stays on its own.
+  const fd = openSync(path, 'a');
+  try {
+    writeSync(fd, `\n${lines.join('\n')}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}

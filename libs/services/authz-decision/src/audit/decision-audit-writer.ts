@@ -1,0 +1,427 @@
+import { Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DecisionRequest, DecisionResult } from '@lp/contracts';
+import { DataSource } from 'typeorm';
+import { Clock, systemClock } from '../decision/clock';
+import {
+  AUDIT_COLUMNS,
+  AUDIT_JSONB_COLUMNS,
+  auditRowValues,
+  DecisionAuditEntry,
+  decisionAuditEntry,
+  QueuedAuditEntry,
+  queuedAuditEntry,
+} from './decision-audit-entry';
+import { DecisionAuditRecord } from './decision-audit-record.entity';
+import { DecisionAuditSpool } from './decision-audit-spool';
+import { AuditUnavailableError } from './decision-audit.errors';
+
+export interface DecisionAuditWriterOptions {
+  /** Records written per flush step. Default 200, at most 10000 (one INSERT holds at most 3449 rows: PostgreSQL takes 65535 parameters, a row has 19). */
+  batchSize?: number;
+  /** How often the background flusher writes what has queued up. Default 250 ms. */
+  flushIntervalMs?: number;
+  /** Records waiting (queued, in flight or kept after a failure) beyond which `record` refuses. Default 20000. */
+  maxBacklog?: number;
+  /**
+   * Where records the database did not take are kept on disk until it does (see
+   * `DecisionAuditSpool`); one directory per instance. Unset: kept in memory only.
+   */
+  spoolDirectory?: string;
+  /** Wait after the first failed write; doubles per further failure up to `retryMaxDelayMs`. Default 200 ms / 10 s. */
+  retryInitialDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** How long `close()` keeps retrying before it leaves the rest in the spool. Default 10 s. */
+  closeTimeoutMs?: number;
+  /** `decidedAt` of records given as (request, result, latency). */
+  clock?: Clock;
+}
+
+export interface DecisionAuditWriterStats {
+  /** Records not yet in the database: `record` refuses at `maxBacklog`. */
+  backlog: number;
+  /** Of those, how many are in the spool file. */
+  spooled: number;
+  /** Records written since start (a replayed record already present counts too). */
+  written: number;
+  /** Records PostgreSQL refused for their content (kept in the rejected file). */
+  rejected: number;
+  consecutiveFailures: number;
+  lastError?: string;
+}
+
+export interface AuditCloseResult {
+  /** Records that could not be written before the deadline. */
+  remaining: number;
+  /** Of those, how many are safe in the spool file (replayed on the next start). */
+  spooled: number;
+}
+
+interface Pending {
+  entry: QueuedAuditEntry;
+  /** Already appended to the spool file. */
+  spooled: boolean;
+  /** Refused by PostgreSQL for its content; skipped if its batch is retried. */
+  rejected?: boolean;
+}
+
+const MAX_BATCH_SIZE = 10_000;
+const MAX_ROWS_PER_STATEMENT = Math.floor(65_535 / AUDIT_COLUMNS.length);
+const MAX_REJECTED_KEPT = 100;
+/** SQLSTATE classes meaning "this row's content", not "the database": data exception, integrity, program limit. */
+const CONTENT_ERROR_CLASSES = ['22', '23', '54'];
+
+function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function positive(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new RangeError(`${name} must be an integer from 1 to ${max}, got ${value}`);
+  return value;
+}
+
+/**
+ * Writes the decision audit off the hot path. `record` only validates, copies and enqueues; a
+ * background flusher writes batches as multi-row INSERTs that ignore a known decision id, so a
+ * retried or replayed batch never duplicates a row.
+ *
+ * No record is lost short of losing the disk:
+ * - a failed batch goes back to the head of the queue and is retried with exponential backoff;
+ *   everything waiting at that moment is appended to the spool file (when configured), and so is
+ *   everything recorded during the outage, at each failed attempt; the file goes once all of it is written;
+ * - a start replays the spool file of a process that crashed;
+ * - `close()` drains, retrying until its deadline, and leaves what remains in the spool file;
+ * - a row PostgreSQL refuses for its own content (SQLSTATE 22/23/54) is isolated by splitting the
+ *   batch, logged and kept in the rejected file, so it cannot block the records behind it.
+ *
+ * When the backlog reaches `maxBacklog`, `record` throws `AuditUnavailableError` and the decision
+ * service fails closed (`canAccept()` asks without throwing). Nest lifecycle: `onModuleInit`
+ * starts it, `beforeApplicationShutdown` closes it while the DataSource is still open.
+ */
+export class DecisionAuditWriter {
+  private readonly logger = new Logger(DecisionAuditWriter.name);
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  private readonly maxBacklog: number;
+  private readonly retryInitialDelayMs: number;
+  private readonly retryMaxDelayMs: number;
+  private readonly closeTimeoutMs: number;
+  private readonly spool?: DecisionAuditSpool;
+  private readonly clock: Clock;
+
+  private pending: Pending[] = [];
+  private inFlight = 0;
+  private spooledOutstanding = 0;
+  private written = 0;
+  private rejectedCount = 0;
+  private readonly rejectedKept: QueuedAuditEntry[] = [];
+  private failures = 0;
+  private lastError?: string;
+  private retryAt = 0;
+  private refusing = false;
+  private tableName?: string;
+
+  private started = false;
+  private closed = false;
+  private closing?: Promise<AuditCloseResult>;
+  private timer?: NodeJS.Timeout;
+  private kick?: NodeJS.Immediate;
+  private background?: Promise<void>;
+  /** Every write and spool operation runs in this chain, one at a time. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    options: DecisionAuditWriterOptions = {},
+  ) {
+    this.batchSize = positive('batchSize', options.batchSize ?? 200, MAX_BATCH_SIZE);
+    this.flushIntervalMs = positive('flushIntervalMs', options.flushIntervalMs ?? 250);
+    this.maxBacklog = positive('maxBacklog', options.maxBacklog ?? 20_000);
+    this.retryInitialDelayMs = positive('retryInitialDelayMs', options.retryInitialDelayMs ?? 200);
+    this.retryMaxDelayMs = positive('retryMaxDelayMs', options.retryMaxDelayMs ?? 10_000);
+    this.closeTimeoutMs = Math.max(0, options.closeTimeoutMs ?? 10_000);
+    this.clock = options.clock ?? systemClock;
+    if (options.spoolDirectory) this.spool = new DecisionAuditSpool(options.spoolDirectory);
+  }
+
+  /** Replays the spool file left by an earlier process, then starts the background flusher. */
+  async start(): Promise<void> {
+    if (this.started || this.closed) return;
+    this.started = true;
+    if (this.spool) this.replay(this.spool);
+    this.timer = setInterval(() => this.tick(), this.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Enqueues the audit record of one decision. Synchronous and cheap: no I/O.
+   * @throws AuditUnavailableError when the backlog is at its bound or the writer is closed.
+   * @throws TypeError for an entry PostgreSQL could never take (decisionId not a UUID, invalid date).
+   */
+  record(entry: DecisionAuditEntry): void;
+  /** The same for an answered decision: `decidedAt` is now, the correlation id the request's. */
+  record(request: DecisionRequest, result: DecisionResult, latencyMs: number): void;
+  record(entryOrRequest: DecisionAuditEntry | DecisionRequest, result?: DecisionResult, latencyMs?: number): void {
+    if (this.closed) throw new AuditUnavailableError('the audit writer is closed');
+    const backlog = this.backlog();
+    if (backlog >= this.maxBacklog) {
+      if (!this.refusing) this.logger.error(`Refusing decisions: ${backlog} audit records wait to be written (${this.lastError ?? 'database slow'})`);
+      this.refusing = true;
+      throw new AuditUnavailableError(`${backlog} records wait to be written`);
+    }
+    const entry =
+      result === undefined
+        ? (entryOrRequest as DecisionAuditEntry)
+        : decisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
+    this.pending.push({ entry: queuedAuditEntry(entry), spooled: false });
+    if (this.pending.length >= this.batchSize && this.started && !this.kick) {
+      this.kick = setImmediate(() => {
+        this.kick = undefined;
+        this.tick();
+      });
+    }
+  }
+
+  /** Whether `record` would take a record now. */
+  canAccept(): boolean {
+    return !this.closed && this.backlog() < this.maxBacklog;
+  }
+
+  /** Records not yet in the database (the metric behind `canAccept`). */
+  backlog(): number {
+    return this.pending.length + this.inFlight;
+  }
+
+  stats(): DecisionAuditWriterStats {
+    return {
+      backlog: this.backlog(),
+      spooled: this.spooledOutstanding,
+      written: this.written,
+      rejected: this.rejectedCount,
+      consecutiveFailures: this.failures,
+      ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+    };
+  }
+
+  /** The latest records PostgreSQL refused for their content (also in the rejected file, if configured). */
+  rejected(): QueuedAuditEntry[] {
+    return this.rejectedKept.map((e) => ({ ...e }));
+  }
+
+  /**
+   * Writes everything recorded so far, after any write in flight, ignoring the retry backoff.
+   * Rejects with the database error if a batch fails; its records stay queued (and spooled).
+   */
+  flush(): Promise<void> {
+    return this.serialize(() => this.drain());
+  }
+
+  /**
+   * Stops taking records and drains: waits for the write in flight, then retries with backoff
+   * until the deadline; whatever is left is in the spool file (replayed on the next start) or,
+   * without a spool directory, reported as lost. Idempotent.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<AuditCloseResult> {
+    this.closing ??= this.shutdown(options.timeoutMs ?? this.closeTimeoutMs);
+    return this.closing;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.close();
+  }
+
+  private replay(spool: DecisionAuditSpool): void {
+    const { entries, unreadable } = spool.read();
+    if (unreadable > 0) this.logger.warn(`Skipped ${unreadable} unreadable line(s) of ${spool.spoolPath} (cut short by a crash)`);
+    if (entries.length === 0) {
+      spool.clear();
+      return;
+    }
+    const seen = new Set<string>();
+    const replayed = entries.filter((e) => typeof e?.decisionId === 'string' && !seen.has(e.decisionId) && seen.add(e.decisionId));
+    this.pending = [...replayed.map((entry) => ({ entry, spooled: true })), ...this.pending];
+    this.spooledOutstanding += replayed.length;
+    this.logger.log(`Replaying ${replayed.length} spooled audit record(s) from ${spool.spoolPath}`);
+  }
+
+  private tick(): void {
+    if (this.closed || this.background || this.pending.length === 0 || Date.now() < this.retryAt) return;
+    this.background = this.serialize(() => this.drain())
+      .catch(() => undefined) // logged in `failed`; the next tick after the backoff retries
+      .finally(() => {
+        this.background = undefined;
+      });
+  }
+
+  private serialize(work: () => Promise<void>): Promise<void> {
+    const run = this.chain.then(work);
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Writes batches until the queue is empty; on a failed batch, keeps it and rejects. */
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, this.batchSize);
+      this.inFlight = batch.length;
+      try {
+        await this.write(batch);
+      } catch (error) {
+        this.inFlight = 0;
+        // Rows refused for their content before the failure are set aside; the rest go back first in line.
+        this.settle(batch.filter((p) => p.rejected));
+        this.pending.unshift(...batch.filter((p) => !p.rejected));
+        this.failed(error);
+        throw error;
+      }
+      this.inFlight = 0;
+      this.written += batch.filter((p) => !p.rejected).length;
+      this.settle(batch);
+      this.recovered();
+    }
+  }
+
+  /** Inserts a batch; isolates rows refused for their content by halving, and sets them aside. */
+  private async write(batch: Pending[]): Promise<void> {
+    const rows = batch.filter((p) => !p.rejected);
+    if (rows.length === 0) return;
+    try {
+      await this.insert(rows.map((p) => p.entry));
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === undefined || !CONTENT_ERROR_CLASSES.includes(state.slice(0, 2))) throw error;
+      if (rows.length === 1) return this.reject(rows[0], `${state} ${messageOf(error)}`);
+      const half = Math.ceil(rows.length / 2);
+      await this.write(rows.slice(0, half));
+      await this.write(rows.slice(half));
+    }
+  }
+
+  private async insert(entries: QueuedAuditEntry[]): Promise<void> {
+    for (let start = 0; start < entries.length; start += MAX_ROWS_PER_STATEMENT) {
+      await this.insertStatement(entries.slice(start, start + MAX_ROWS_PER_STATEMENT));
+    }
+  }
+
+  private async insertStatement(entries: QueuedAuditEntry[]): Promise<void> {
+    const params: unknown[] = [];
+    const tuples = entries.map((entry) => {
+      const placeholders = auditRowValues(entry).map((value, i) => {
+        params.push(value);
+        return AUDIT_JSONB_COLUMNS.has(AUDIT_COLUMNS[i]) ? `$${params.length}::jsonb` : `$${params.length}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    const columns = AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ');
+    await this.dataSource.query(`INSERT INTO ${this.table()} (${columns}) VALUES ${tuples.join(', ')} ON CONFLICT ("decision_id") DO NOTHING`, params);
+  }
+
+  /** Schema-qualified from the DataSource's metadata: the entity has no schema, the service's DataSource sets it. */
+  private table(): string {
+    if (!this.tableName) {
+      const { schema, tableName } = this.dataSource.getMetadata(DecisionAuditRecord);
+      const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+      this.tableName = schema ? `${quote(schema)}.${quote(tableName)}` : quote(tableName);
+    }
+    return this.tableName;
+  }
+
+  private reject(pending: Pending, reason: string): void {
+    pending.rejected = true;
+    this.rejectedCount++;
+    this.rejectedKept.push(pending.entry);
+    if (this.rejectedKept.length > MAX_REJECTED_KEPT) this.rejectedKept.shift();
+    this.logger.error(`Audit record ${pending.entry.decisionId} refused by the database, set aside: ${reason}`);
+    if (!this.spool) return;
+    try {
+      this.spool.appendRejected(pending.entry, reason);
+    } catch (error) {
+      this.logger.error(`Could not keep refused audit record ${pending.entry.decisionId} in ${this.spool.rejectedPath}: ${messageOf(error)}`);
+    }
+  }
+
+  /** These records are done with (written or set aside): once no spooled record is left, the spool file goes. */
+  private settle(done: Pending[]): void {
+    const spooled = done.filter((p) => p.spooled).length;
+    if (spooled === 0) return;
+    this.spooledOutstanding -= spooled;
+    if (this.spooledOutstanding === 0) this.spool?.clear();
+  }
+
+  private recovered(): void {
+    if (this.failures > 0) this.logger.log(`Audit writes recovered after ${this.failures} failed attempt(s)`);
+    this.failures = 0;
+    this.lastError = undefined;
+    this.retryAt = 0;
+    if (this.refusing && this.backlog() < this.maxBacklog) {
+      this.refusing = false;
+      this.logger.log('Accepting decisions again: the audit backlog is below its bound');
+    }
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    this.lastError = messageOf(error);
+    this.retryAt = Date.now() + this.backoffMs();
+    this.spoolWaiting();
+    if (this.failures === 1) {
+      const kept = this.spool ? `kept and spooled to ${this.spool.spoolPath}` : 'kept in memory';
+      this.logger.warn(`Audit writes failing, ${this.backlog()} record(s) ${kept}, retrying: ${this.lastError}`);
+    }
+  }
+
+  private backoffMs(): number {
+    return Math.min(this.retryMaxDelayMs, this.retryInitialDelayMs * 2 ** Math.max(0, this.failures - 1));
+  }
+
+  /** Appends every waiting record not yet on disk. A disk failure leaves them in memory (and is retried next time). */
+  private spoolWaiting(): void {
+    if (!this.spool) return;
+    const unspooled = this.pending.filter((p) => !p.spooled && !p.rejected);
+    if (unspooled.length === 0) return;
+    try {
+      this.spool.append(unspooled.map((p) => p.entry));
+    } catch (error) {
+      this.logger.error(`Could not spool ${unspooled.length} audit record(s) to ${this.spool.spoolPath}: ${messageOf(error)}`);
+      return;
+    }
+    for (const p of unspooled) p.spooled = true;
+    this.spooledOutstanding += unspooled.length;
+  }
+
+  private async shutdown(timeoutMs: number): Promise<AuditCloseResult> {
+    this.closed = true;
+    clearInterval(this.timer);
+    if (this.kick) clearImmediate(this.kick);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await this.serialize(() => this.drain());
+        break;
+      } catch {
+        const wait = Math.min(this.backoffMs(), deadline - Date.now());
+        if (wait <= 0) break;
+        await sleep(wait);
+      }
+    }
+    await this.serialize(async () => this.spoolWaiting());
+    const remaining = this.backlog();
+    const spooled = this.pending.filter((p) => p.spooled).length;
+    if (remaining > 0 && spooled === remaining) {
+      this.logger.warn(`Closed with ${remaining} audit record(s) unwritten, kept in ${this.spool?.spoolPath} for the next start`);
+    } else if (remaining > 0) {
+      this.logger.error(`Closed with ${remaining - spooled} audit record(s) unwritten and not on disk: they are lost (${this.lastError})`);
+    }
+    return { remaining, spooled };
+  }
+}

@@ -1,0 +1,140 @@
+import { Logger } from '@nestjs/common';
+import { EventEnvelope, EventTypes } from '@lp/contracts';
+import { RevisionCounters } from '@lp/platform/cache';
+import type { EventHandler } from '@lp/platform/messaging';
+import { DecisionRevisionKeys } from './decision-revision-keys';
+
+/** Subscribe with this pattern in `instance` mode: every replica must see every change. */
+export const POLICY_INVALIDATION_PATTERN = 'authorization.#';
+
+/**
+ * What the invalidation reads from an `authorization.*` event. The spec leaves these payloads open
+ * (§6 "not shown"); policy-management publishes them through its outbox.
+ *
+ * - Tenant: `payload.tenantId` when set (the effective tenant, e.g. of an ABAC rule changed by a
+ *   platform operator), otherwise the envelope's `tenantId`.
+ * - `subject` / `subjects` / `userId`: whose bindings or grants changed: for user-role events the
+ *   target user (the path's `{userId}`), never the administrator who made the change; for
+ *   delegations the delegating subject; for temporary grants the grantee. Any `actor` field is
+ *   deliberately not read.
+ * - `scope`: for `authorization.feature.changed`, `'global'` (a default) or `'tenant'` (an override).
+ */
+export interface AuthorizationChangePayload {
+  tenantId?: string | null;
+  subject?: string;
+  subjects?: string[];
+  userId?: string;
+  scope?: 'global' | 'tenant';
+}
+
+export interface RevisionBump {
+  name: string;
+  /** The counter's value after the bump. */
+  revision: number;
+}
+
+export interface InvalidationResult {
+  eventId: string;
+  eventType: string;
+  bumped: RevisionBump[];
+  /** Why nothing was bumped: an event type that changes no cached fact, or a tenant event without a tenant. */
+  ignored?: string;
+}
+
+type Plan = { names: string[] } | { ignored: string };
+
+const A = EventTypes.authorization;
+const K = DecisionRevisionKeys;
+
+const TENANT_POLICY_EVENTS: readonly string[] = [A.roleCreated, A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
+const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.delegationChanged, A.temporaryGrantChanged];
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0;
+}
+
+function tenantOf(envelope: EventEnvelope, payload: AuthorizationChangePayload): string | undefined {
+  if (nonEmpty(payload.tenantId)) return payload.tenantId;
+  return nonEmpty(envelope.tenantId) ? envelope.tenantId : undefined;
+}
+
+function subjectsOf(payload: AuthorizationChangePayload): string[] {
+  const listed = Array.isArray(payload.subjects) ? payload.subjects : [];
+  return [...new Set([payload.subject, payload.userId, ...listed].filter(nonEmpty))];
+}
+
+/**
+ * The counters an event bumps (spec §4 rule 2, §6; ARCHITECTURE.md, Caches). Pure, so the map is
+ * testable on its own. Where a payload does not say precisely whom a change concerns, the bump
+ * widens (tenant instead of subject, global instead of tenant): an extra miss is cheap, a stale
+ * permit is not.
+ *
+ * | event | bumps |
+ * |---|---|
+ * | role created / updated / deleted, role-permission changed | tenant policy, tenant DataScope (role scope settings) |
+ * | ABAC rule changed | tenant policy of the effective tenant |
+ * | feature changed, scope global (or no tenant) | feature global |
+ * | feature changed, scope tenant | that tenant's feature revision |
+ * | user-role assigned / revoked, delegation changed, temporary grant changed | each named subject's revision and subject DataScope; no subject named: tenant policy and tenant DataScope |
+ * | relation changed | tenant ReBAC (part of the decision key too) and tenant DataScope |
+ * | anything else | nothing |
+ */
+export function invalidationPlan(envelope: EventEnvelope): Plan {
+  const type = envelope.eventType;
+  const payload: AuthorizationChangePayload =
+    typeof envelope.payload === 'object' && envelope.payload !== null ? (envelope.payload as AuthorizationChangePayload) : {};
+  const tenant = tenantOf(envelope, payload);
+
+  if (type === A.featureChanged) {
+    if (payload.scope === 'tenant' && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
+    if (payload.scope === undefined && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
+    // 'global', an unknown scope, or a tenant override naming no tenant.
+    return { names: [K.featureGlobal] };
+  }
+
+  const known = TENANT_POLICY_EVENTS.includes(type) || SUBJECT_EVENTS.includes(type) || type === A.abacRuleChanged || type === A.relationChanged;
+  if (!known) return { ignored: 'event type changes no cached decision fact' };
+  if (tenant === undefined) return { ignored: 'tenant event without a tenant' };
+
+  if (TENANT_POLICY_EVENTS.includes(type)) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };
+  if (type === A.abacRuleChanged) return { names: [K.tenantPolicy(tenant)] };
+  if (type === A.relationChanged) return { names: [K.rebac(tenant), K.dataScopeTenant(tenant)] };
+
+  const subjects = subjectsOf(payload);
+  if (subjects.length === 0) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };
+  return { names: subjects.flatMap((subject) => [K.subject(tenant, subject), K.dataScopeSubject(tenant, subject)]) };
+}
+
+/**
+ * Turns `authorization.*` integration events into revision bumps. Bumping is idempotent in effect
+ * (a counter only moves forward; a redelivered event costs one extra miss), so no processed-event
+ * bookkeeping is needed. A failed bump rejects, so the event bus retries the delivery.
+ */
+export class PolicyInvalidation {
+  private readonly logger = new Logger(PolicyInvalidation.name);
+
+  constructor(private readonly revisions: RevisionCounters) {}
+
+  async handle(envelope: EventEnvelope): Promise<InvalidationResult> {
+    const plan = invalidationPlan(envelope);
+    const base = { eventId: envelope.eventId, eventType: envelope.eventType };
+    if ('ignored' in plan) {
+      if (plan.ignored === 'tenant event without a tenant') {
+        this.logger.error(`${envelope.eventType} ${envelope.eventId} names no tenant; no cache invalidated (correlationId ${envelope.correlationId})`);
+      }
+      return { ...base, bumped: [], ignored: plan.ignored };
+    }
+    const names = [...new Set(plan.names)];
+    const values = await Promise.all(names.map((name) => this.revisions.bump(name)));
+    const bumped = names.map((name, i) => ({ name, revision: values[i] }));
+    this.logger.log(`${envelope.eventType} ${envelope.eventId}: bumped ${names.join(', ')} (correlationId ${envelope.correlationId})`);
+    return { ...base, bumped };
+  }
+
+  /** An EventBus handler; subscribe it to `POLICY_INVALIDATION_PATTERN` in `instance` mode. */
+  handler(): EventHandler {
+    return async (envelope) => {
+      await this.handle(envelope);
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { DecisionRequest, DecisionResult } from '@lp/contracts';
+import { decisionOutcomes } from '@lp/platform/observability';
+import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
+import { cachedDecisionResult, DecisionCache, DecisionCacheLookup } from '../cache';
+import { DecisionEngine, DecisionExplanation, validateDecisionRequest } from '../decision';
+
+/** Reason a decision failed closed because its audit record could not be accepted. */
+export const AUDIT_UNAVAILABLE = 'AuditUnavailable';
+
+/**
+ * Answers `authz.decide`: the revision-stamped cache first (delegated callers never), the engine on
+ * a miss, the DataScope recomputed on a hit (spec §1, Cache behavior 3), and an audit record for
+ * every answer, hit or miss. When the audit backlog is past its bound the answer is a denial with
+ * reason `AuditUnavailable`: a decision nobody can account for is not given.
+ */
+@Injectable()
+export class DecisionService {
+  private readonly logger = new Logger(DecisionService.name);
+
+  constructor(
+    private readonly engine: DecisionEngine,
+    private readonly cache: DecisionCache,
+    private readonly audit: DecisionAuditWriter,
+  ) {}
+
+  async decide(request: DecisionRequest): Promise<DecisionResult> {
+    const started = performance.now();
+    const valid = validateDecisionRequest(request);
+    if (!this.audit.canAccept()) return this.auditUnavailable(valid);
+
+    const lookup = await this.lookupOrMiss(valid);
+    let result: DecisionResult;
+    if (lookup.status === 'hit') {
+      const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted);
+      result = cachedDecisionResult(lookup, { decisionId: randomUUID(), dataScope });
+    } else {
+      const { validUntil, ...fresh } = await this.engine.decide(valid);
+      result = lookup.status === 'miss' ? { ...fresh, revisions: lookup.revisions } : fresh;
+      if (lookup.status === 'miss') await this.cache.store(valid, lookup.revisions, result, validUntil);
+    }
+
+    try {
+      this.audit.record(valid, result, performance.now() - started);
+    } catch (error) {
+      if (error instanceof AuditUnavailableError) return this.auditUnavailable(valid);
+      throw error;
+    }
+    decisionOutcomes.inc({ outcome: result.outcome, cached: String(result.cached) });
+    return result;
+  }
+
+  /** An unreachable cache is a miss without revisions: deciding afresh is safe, and nothing is stored. */
+  private async lookupOrMiss(request: DecisionRequest): Promise<DecisionCacheLookup> {
+    try {
+      return await this.cache.lookup(request);
+    } catch (error) {
+      this.logger.warn(`decision cache unavailable, deciding without it: ${error instanceof Error ? error.message : String(error)}`);
+      return { status: 'bypass' };
+    }
+  }
+
+  /** Many requests in one message; results in request order. */
+  decideBatch(requests: DecisionRequest[]): Promise<DecisionResult[]> {
+    return Promise.all(requests.map((r) => this.decide(r)));
+  }
+
+  /** A full trace, never cached. Audited like any decision. */
+  async explain(request: DecisionRequest): Promise<DecisionExplanation> {
+    const started = performance.now();
+    const explanation = await this.engine.explain(request);
+    this.audit.record(explanation.request, explanation.decision, performance.now() - started);
+    return explanation;
+  }
+
+  private auditUnavailable(request: DecisionRequest): DecisionResult {
+    this.logger.error({ backlog: this.audit.backlog(), correlationId: request.correlationId }, 'audit backlog full: failing closed');
+    decisionOutcomes.inc({ outcome: 'Deny', cached: 'false' });
+    return {
+      outcome: 'Deny',
+      permitted: false,
+      decisionId: randomUUID(),
+      evaluations: [],
+      obligations: [],
+      dataScope: { kind: 'none', tenantId: request.caller.tenantId },
+      cached: false,
+      failure: AUDIT_UNAVAILABLE,
+    };
+  }
+}

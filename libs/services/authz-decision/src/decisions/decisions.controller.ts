@@ -1,0 +1,36 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { TrustedCaller } from '@lp/contracts';
+import { SkipAuthorization } from '@lp/authz-guard';
+import { Caller } from '@lp/platform/auth';
+import { DecisionBatchDto, DecisionQueryDto } from './dto/decision-query.dto';
+import { DecisionBatchResponse, DecisionResponse } from './dto/decision.response';
+import { DecisionService } from './decision.service';
+
+/**
+ * Decisions for the token's own caller, for gateway clients and debugging. The caller and tenant
+ * come from the token; the body only says what the caller wants to know about.
+ */
+@ApiTags('decisions')
+@ApiBearerAuth()
+@Controller('api/authorization/decisions')
+export class DecisionsController {
+  constructor(private readonly decisions: DecisionService) {}
+
+  @Post()
+  @HttpCode(200)
+  @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
+  @ApiOkResponse({ type: DecisionResponse })
+  async decide(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionResponse> {
+    return DecisionResponse.of(await this.decisions.decide({ caller, resource: { ...body.resource }, action: body.action }));
+  }
+
+  @Post('batch')
+  @HttpCode(200)
+  @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
+  @ApiOkResponse({ type: DecisionBatchResponse })
+  async decideBatch(@Caller() caller: TrustedCaller, @Body() body: DecisionBatchDto): Promise<DecisionBatchResponse> {
+    const results = await this.decisions.decideBatch(body.items.map((item) => ({ caller, resource: { ...item.resource }, action: item.action })));
+    return { items: results.map(DecisionResponse.of) };
+  }
+}

@@ -1,0 +1,49 @@
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ConfigModule } from '@lp/platform/config';
+import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
+import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
+import { DecisionAuditQuery, DecisionAuditWriter } from '../audit';
+import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
+import { DecisionCache, PolicyInvalidation } from '../cache';
+import { DecisionEngine } from '../decision';
+import { SqlPolicyFactsReader } from '../policy-facts';
+import { DecisionAuditRpcController } from './decision-audit.rpc-controller';
+import { DecisionRpcController } from './decision.rpc-controller';
+import { DecisionService } from './decision.service';
+import { DecisionsController } from './decisions.controller';
+import { PolicyInvalidationListener } from './policy-invalidation.listener';
+
+/** The decision runtime: engine over the read-only `authz` schema, cache, audit, RPC and HTTP. */
+@Module({
+  imports: [ConfigModule.forRoot(authzDecisionConfig)],
+  controllers: [DecisionsController, DecisionRpcController, DecisionAuditRpcController],
+  providers: [
+    { provide: DecisionEngine, inject: [DataSource], useFactory: (ds: DataSource) => new DecisionEngine({ facts: new SqlPolicyFactsReader(ds) }) },
+    {
+      provide: DecisionCache,
+      inject: [KeyValueCache, RevisionCounters, authzDecisionConfig.token],
+      useFactory: (cache: KeyValueCache, revisions: RevisionCounters, config: AuthzDecisionConfig) =>
+        new DecisionCache(cache, revisions, { ttlMs: config.DECISION_CACHE_TTL_MS }),
+    },
+    { provide: PolicyInvalidation, inject: [RevisionCounters], useFactory: (revisions: RevisionCounters) => new PolicyInvalidation(revisions) },
+    {
+      provide: DecisionAuditWriter,
+      inject: [DataSource, authzDecisionConfig.token, platformConfig.token],
+      useFactory: (ds: DataSource, config: AuthzDecisionConfig, platform: PlatformConfig) =>
+        new DecisionAuditWriter(ds, {
+          batchSize: config.AUDIT_BATCH_SIZE,
+          flushIntervalMs: config.AUDIT_FLUSH_INTERVAL_MS,
+          maxBacklog: config.AUDIT_BACKLOG_LIMIT,
+          // Per host by default: a spool file must belong to one running instance.
+          spoolDirectory: config.AUDIT_SPOOL_DIR ?? join(platform.DATA_DIR, 'audit-spool', hostname()),
+        }),
+    },
+    { provide: DecisionAuditQuery, inject: [DataSource], useFactory: (ds: DataSource) => new DecisionAuditQuery(ds) },
+    DecisionService,
+    PolicyInvalidationListener,
+  ],
+})
+export class DecisionsModule {}

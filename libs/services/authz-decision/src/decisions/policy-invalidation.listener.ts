@@ -1,0 +1,24 @@
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { EventBus } from '@lp/platform/messaging';
+import { POLICY_INVALIDATION_PATTERN, PolicyInvalidation } from '../cache';
+
+/**
+ * Every running instance gets its own copy of each `authorization.*` event (instance mode: an
+ * exclusive queue per instance) and bumps the revisions it names. With Redis the counters are
+ * shared and a bump by one instance is enough, but the embedded LRU counters are per process, so
+ * every instance applies every event; a duplicate bump only costs a cache miss.
+ */
+@Injectable()
+export class PolicyInvalidationListener implements OnApplicationBootstrap {
+  constructor(
+    private readonly bus: EventBus,
+    private readonly invalidation: PolicyInvalidation,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.bus.subscribe(
+      { pattern: POLICY_INVALIDATION_PATTERN, mode: 'instance', consumer: 'authz-decision' },
+      this.invalidation.handler(),
+    );
+  }
+}

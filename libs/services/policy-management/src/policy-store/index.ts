@@ -1,0 +1,35 @@
+import { AbacRuleEntity } from './entities/abac-rule.entity';
+import { DelegatedGrantEntity } from './entities/delegated-grant.entity';
+import { FeatureDefinitionEntity } from './entities/feature-definition.entity';
+import { FeatureOverrideEntity } from './entities/feature-override.entity';
+import { PermissionEntity } from './entities/permission.entity';
+import { ResourceRelationEntity } from './entities/resource-relation.entity';
+import { RolePermissionEntity } from './entities/role-permission.entity';
+import { SubjectOfficeEntity } from './entities/subject-office.entity';
+import { TemporaryGrantEntity } from './entities/temporary-grant.entity';
+import { UserRoleEntity } from './entities/user-role.entity';
+
+export * from './entities/abac-rule.entity';
+export * from './entities/delegated-grant.entity';
+export * from './entities/feature-definition.entity';
+export * from './entities/feature-override.entity';
+export * from './entities/permission.entity';
+export * from './entities/resource-relation.entity';
+export * from './entities/role-permission.entity';
+export * from './entities/subject-office.entity';
+export * from './entities/temporary-grant.entity';
+export * from './entities/user-role.entity';
+
+/** The policy records of spec §2 besides the role (migration CreatePolicyTables1763700000001). */
+export const POLICY_STORE_ENTITIES = [
+  PermissionEntity,
+  RolePermissionEntity,
+  UserRoleEntity,
+  SubjectOfficeEntity,
+  AbacRuleEntity,
+  FeatureDefinitionEntity,
+  FeatureOverrideEntity,
+  ResourceRelationEntity,
+  TemporaryGrantEntity,
+  DelegatedGrantEntity,
+];
