@@ -62,6 +62,20 @@ export class RabbitMqRpcServer extends ServerRMQ {
   }
 
   /**
+   * Nest's version drops the promise of `sendToQueue`: a reply still waiting for its publisher
+   * confirm when the channel closes (shutdown right after answering) then rejects unhandled. The
+   * caller has its answer or times out either way, so the failure is only logged.
+   */
+  override sendMessage<T = unknown>(message: T, replyTo: unknown, correlationId: string, _context: RmqContext): void {
+    const outgoing = this.serializer.serialize(message as Parameters<typeof this.serializer.serialize>[0]) as { options?: Record<string, unknown> };
+    const { options, ...body } = outgoing;
+    const sent = this.channel?.sendToQueue(replyTo as string, Buffer.from(JSON.stringify(body)), { correlationId, ...options });
+    Promise.resolve(sent).catch((error: unknown) =>
+      this.log.warn(`RPC reply not confirmed: ${error instanceof Error ? error.message : String(error)} (correlationId ${correlationId})`),
+    );
+  }
+
+  /**
    * Nest's close awaits the channel's close, which amqplib rejects with "Channel closed" when the
    * channel is already gone (the connection dropped, or the broker closed it). At shutdown that is
    * the wanted state, so it must not fail the application's close or leave the connection open.
