@@ -134,6 +134,36 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(audit.items.map((i) => i.outcome)).toEqual(expect.arrayContaining(['Permit', 'NoMatchingPolicy']));
   });
 
+  it('answers the token\'s own caller over HTTP: 200 for any outcome, 400 for a malformed question', async () => {
+    const http = decisionInstances[0].http;
+    const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const ask = (path: string, body: unknown) =>
+      request(http).post(`/api/authorization/decisions${path}`).set('Authorization', `Bearer ${token}`).send(body as object);
+
+    await request(http).post('/api/authorization/decisions').send({ resource: { module: 'cases', resourceType: 'case' }, action: 'View' }).expect(401);
+    const permit = await ask('', { resource: { module: 'cases', resourceType: 'case' }, action: 'View' }).expect(200);
+    expect(permit.body).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: 'globex' } });
+    expect(permit.body.reasons.map((r: { evaluator: string }) => r.evaluator)).toEqual(['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature']);
+    const none = await ask('', { resource: { module: 'billing', resourceType: 'invoice' }, action: 'Delete' }).expect(200);
+    expect(none.body.outcome).toBe('NoMatchingPolicy');
+
+    for (const bad of [
+      { resource: { module: 'cases', resourceType: 'case' }, action: 'Launch' },
+      { resource: { resourceType: 'case' }, action: 'View' },
+      { resource: { module: 'cases', resourceType: 'case', tenantId: 'acme' }, action: 'View' },
+    ]) {
+      const res = await ask('', bad).expect(400);
+      expect(res.body.code).toBe('Validation.Failed');
+    }
+
+    const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
+    const batch = await ask('/batch', { items: [item, { ...item, action: 'Delete' }] }).expect(200);
+    expect(batch.body.items.map((r: { outcome: string }) => r.outcome)).toEqual(['Permit', 'NoMatchingPolicy']);
+    const oversized = await ask('/batch', { items: Array.from({ length: 101 }, () => item) }).expect(400);
+    expect(oversized.body.errors.items.join(' ')).toMatch(/at most 100/);
+    await ask('/batch', { items: [] }).expect(400);
+  });
+
   it('answers a malformed request with a validation problem, never a Permit', async () => {
     await expect(
       rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases' }, action: 'Launch' }),
