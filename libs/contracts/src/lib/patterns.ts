@@ -28,6 +28,7 @@ export const EventTypes = {
     abacRuleChanged: 'authorization.abac-rule.changed',
     featureChanged: 'authorization.feature.changed',
     relationChanged: 'authorization.relation.changed',
+    subjectOfficeChanged: 'authorization.subject-office.changed',
     delegationChanged: 'authorization.delegation.changed',
     temporaryGrantChanged: 'authorization.temporary-grant.changed',
   },

@@ -2,3 +2,5 @@ export * from './decision-cache';
 export * from './decision-cache-key';
 export * from './decision-revision-keys';
 export * from './policy-invalidation';
+export * from './scope-facts.cache';
+export * from './cached-relations.reader';

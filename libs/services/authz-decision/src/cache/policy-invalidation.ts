@@ -77,6 +77,7 @@ function subjectsOf(payload: AuthorizationChangePayload): string[] {
  * | feature changed, scope tenant | that tenant's feature revision |
  * | user-role assigned / revoked, delegation changed, temporary grant changed | each named subject's revision and subject DataScope; no subject named: tenant policy and tenant DataScope |
  * | relation changed | tenant ReBAC (part of the decision key too) and tenant DataScope |
+ * | subject office changed | each named subject's DataScope only (offices never change a verdict) |
  * | anything else | nothing |
  */
 export function invalidationPlan(envelope: EventEnvelope): Plan {
@@ -92,13 +93,22 @@ export function invalidationPlan(envelope: EventEnvelope): Plan {
     return { names: [K.featureGlobal] };
   }
 
-  const known = TENANT_POLICY_EVENTS.includes(type) || SUBJECT_EVENTS.includes(type) || type === A.abacRuleChanged || type === A.relationChanged;
+  const known =
+    TENANT_POLICY_EVENTS.includes(type) ||
+    SUBJECT_EVENTS.includes(type) ||
+    type === A.abacRuleChanged ||
+    type === A.relationChanged ||
+    type === A.subjectOfficeChanged;
   if (!known) return { ignored: 'event type changes no cached decision fact' };
   if (tenant === undefined) return { ignored: 'tenant event without a tenant' };
 
   if (TENANT_POLICY_EVENTS.includes(type)) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };
   if (type === A.abacRuleChanged) return { names: [K.tenantPolicy(tenant)] };
   if (type === A.relationChanged) return { names: [K.rebac(tenant), K.dataScopeTenant(tenant)] };
+  if (type === A.subjectOfficeChanged) {
+    const subjects = subjectsOf(payload);
+    return { names: subjects.length === 0 ? [K.dataScopeTenant(tenant)] : subjects.map((subject) => K.dataScopeSubject(tenant, subject)) };
+  }
 
   const subjects = subjectsOf(payload);
   if (subjects.length === 0) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };

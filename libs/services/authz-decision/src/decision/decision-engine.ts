@@ -54,6 +54,11 @@ export interface DecisionEngineOptions {
   /** Registration order; defaults to `createStandardEvaluators(facts)`. */
   evaluators?: readonly DecisionEvaluator[];
   newDecisionId?: () => string;
+  /**
+   * Where `resolveDataScope` (a decision-cache hit) reads its facts; defaults to `facts`. The
+   * service passes a reader with the DataScope and ReBAC caches, which have their own invalidation.
+   */
+  scopeFacts?: PolicyFactsReader;
 }
 
 /** The five evaluators of spec §1 in their documented registration order. */
@@ -82,7 +87,7 @@ export class DecisionEngine {
     this.clock = options.clock ?? systemClock;
     this.evaluators = [...(options.evaluators ?? createStandardEvaluators(options.facts))];
     this.newDecisionId = options.newDecisionId ?? randomUUID;
-    this.dataScopes = new DataScopeResolver(this.facts, this.clock);
+    this.dataScopes = new DataScopeResolver(options.scopeFacts ?? this.facts, this.clock);
     const names = this.evaluators.map((e) => e.name);
     const duplicate = names.find((name, i) => names.indexOf(name) !== i);
     // Two evaluators under one name would make the evaluations ambiguous in the audit record.

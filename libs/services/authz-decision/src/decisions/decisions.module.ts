@@ -7,7 +7,7 @@ import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { DecisionAuditQuery, DecisionAuditWriter } from '../audit';
 import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
-import { DecisionCache, PolicyInvalidation } from '../cache';
+import { CachedRelationsReader, DecisionCache, PolicyInvalidation, ScopeFactsCache } from '../cache';
 import { DecisionEngine } from '../decision';
 import { SqlPolicyFactsReader } from '../policy-facts';
 import { DecisionAuditRpcController } from './decision-audit.rpc-controller';
@@ -21,7 +21,16 @@ import { PolicyInvalidationListener } from './policy-invalidation.listener';
   imports: [ConfigModule.forRoot(authzDecisionConfig)],
   controllers: [DecisionsController, DecisionRpcController, DecisionAuditRpcController],
   providers: [
-    { provide: DecisionEngine, inject: [DataSource], useFactory: (ds: DataSource) => new DecisionEngine({ facts: new SqlPolicyFactsReader(ds) }) },
+    {
+      provide: DecisionEngine,
+      inject: [DataSource, KeyValueCache, RevisionCounters, authzDecisionConfig.token],
+      useFactory: (ds: DataSource, cache: KeyValueCache, revisions: RevisionCounters, config: AuthzDecisionConfig) => {
+        // Evaluations read relations through the ReBAC cache; a decision-cache hit recomputes its
+        // DataScope through the DataScope cache. Each has its own revisions (spec §1, Cache behavior 4).
+        const facts = new CachedRelationsReader(new SqlPolicyFactsReader(ds), cache, revisions, config.DECISION_CACHE_TTL_MS);
+        return new DecisionEngine({ facts, scopeFacts: new ScopeFactsCache(facts, cache, revisions, config.DECISION_CACHE_TTL_MS) });
+      },
+    },
     {
       provide: DecisionCache,
       inject: [KeyValueCache, RevisionCounters, authzDecisionConfig.token],

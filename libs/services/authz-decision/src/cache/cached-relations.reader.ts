@@ -1,0 +1,43 @@
+import { Logger } from '@nestjs/common';
+import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
+import { PolicyFactsReader, ResourceRelation } from '../decision';
+import { DecisionRevisionKeys } from './decision-revision-keys';
+
+export const DEFAULT_REBAC_CACHE_TTL_MS = 60_000;
+
+/**
+ * The ReBAC cache (spec §1, Cache behavior 4): relation lookups cached under the tenant's ReBAC
+ * revision only, bumped by relation (sharing) changes. The other facts pass straight through.
+ * A failing relation store still rejects (the ReBAC evaluator fails closed); an unreachable cache
+ * only costs a direct read.
+ */
+export class CachedRelationsReader implements PolicyFactsReader {
+  private readonly logger = new Logger(CachedRelationsReader.name);
+
+  constructor(
+    private readonly facts: PolicyFactsReader,
+    private readonly cache: KeyValueCache,
+    private readonly revisions: RevisionCounters,
+    private readonly ttlMs = DEFAULT_REBAC_CACHE_TTL_MS,
+  ) {}
+
+  permissionsOfSubject: PolicyFactsReader['permissionsOfSubject'] = (tenantId, subject) => this.facts.permissionsOfSubject(tenantId, subject);
+  abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
+  featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
+
+  async relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
+    let key: string | undefined;
+    try {
+      const [revision] = await this.revisions.read([DecisionRevisionKeys.rebac(tenantId)]);
+      key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revision])}`;
+      const hit = await this.cache.get<ResourceRelation[]>(key);
+      if (hit) return hit;
+    } catch (error) {
+      this.logger.warn(`ReBAC cache unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      key = undefined;
+    }
+    const relations = await this.facts.relations(tenantId, subject, resourceType, resourceId);
+    if (key) await this.cache.set(key, relations, this.ttlMs).catch(() => undefined);
+    return relations;
+  }
+}

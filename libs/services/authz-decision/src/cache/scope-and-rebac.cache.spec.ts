@@ -1,0 +1,66 @@
+import { EventTypes } from '@lp/contracts';
+import { InMemoryKeyValueCache, InMemoryRevisionCounters } from '@lp/platform/cache';
+import { createEventEnvelope } from '@lp/platform/messaging';
+import { InMemoryPolicyFacts } from '../decision';
+import { CachedRelationsReader } from './cached-relations.reader';
+import { PolicyInvalidation } from './policy-invalidation';
+import { ScopeFactsCache } from './scope-facts.cache';
+
+/** Spec §1, Cache behavior 4: DataScope and ReBAC caches, each refreshed only by its own invalidation. */
+describe('DataScope and ReBAC caches', () => {
+  function setup() {
+    const facts = new InMemoryPolicyFacts();
+    facts.defineRole('t1', 'clerk', 'office', ['cases.case.view']);
+    facts.bindRole('t1', 'alice', 'clerk');
+    facts.setOffices('t1', 'alice', ['paris']);
+    facts.addRelation('t1', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
+    const revisions = new InMemoryRevisionCounters();
+    const cache = new InMemoryKeyValueCache();
+    const rebac = new CachedRelationsReader(facts, cache, revisions);
+    const scope = new ScopeFactsCache(rebac, cache, revisions);
+    const invalidation = new PolicyInvalidation(revisions);
+    const event = (type: string, payload: Record<string, unknown> = {}) =>
+      invalidation.handle(createEventEnvelope(type, payload, { tenantId: 't1' }));
+    return { facts, rebac, scope, event };
+  }
+
+  it('DataScope facts: cached, refreshed by their own events, not by a permission-cache invalidation', async () => {
+    const { facts, scope, event } = setup();
+    expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['paris']);
+    facts.setOffices('t1', 'alice', ['lyon']);
+    expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['paris']);
+
+    await event(EventTypes.authorization.abacRuleChanged); // clears decisions of the tenant only
+    expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['paris']);
+
+    await event(EventTypes.authorization.subjectOfficeChanged, { subject: 'alice' });
+    expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['lyon']);
+  });
+
+  it('ReBAC relations: cached, refreshed by relation events only', async () => {
+    const { facts, rebac, event } = setup();
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toHaveLength(1);
+    facts.removeRelation('t1', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
+    await event(EventTypes.authorization.userRoleAssigned, { subject: 'alice' });
+    await event(EventTypes.authorization.roleUpdated);
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toHaveLength(1);
+    await event(EventTypes.authorization.relationChanged, { subject: 'alice' });
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toEqual([]);
+  });
+
+  it('keeps grant expiries as instants through the cache, so an expired grant is never extended', async () => {
+    const { facts, scope } = setup();
+    const expiresAt = new Date(Date.now() + 60_000);
+    facts.grantTemporary('t1', 'alice', { grantId: 'g1', permissions: ['cases.case.update'], expiresAt });
+    await scope.permissionsOfSubject('t1', 'alice');
+    const cached = await scope.permissionsOfSubject('t1', 'alice');
+    expect(cached.temporaryGrants[0].expiresAt).toBeInstanceOf(Date);
+    expect(cached.temporaryGrants[0].expiresAt.getTime()).toBe(expiresAt.getTime());
+  });
+
+  it('fails closed when the relation store fails: the error is not swallowed by the cache', async () => {
+    const { facts, rebac } = setup();
+    facts.failStore('relations');
+    await expect(rebac.relations('t1', 'alice', 'case', 'c-2')).rejects.toThrow();
+  });
+});

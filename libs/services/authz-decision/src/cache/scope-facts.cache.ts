@@ -1,0 +1,55 @@
+import { Logger } from '@nestjs/common';
+import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
+import { PolicyFactsReader, SubjectPermissions } from '../decision';
+import { dataScopeRevisionNames } from './decision-revision-keys';
+
+export const DEFAULT_SCOPE_FACTS_TTL_MS = 60_000;
+
+/**
+ * The DataScope cache (spec §1, Cache behavior 4). A decision-cache hit recomputes its DataScope
+ * (rule 3) from these facts: the subject's roles, grants and offices, cached under the tenant and
+ * subject DataScope revisions only. Relations come from the ReBAC cache it wraps. Bumping the
+ * decision revisions refreshes neither, and the other way round.
+ *
+ * The facts are cached rather than the resolved scope so that a temporary grant's absolute
+ * expiry is still applied with the clock at each call: a cached entry can never extend a grant.
+ */
+export class ScopeFactsCache implements PolicyFactsReader {
+  private readonly logger = new Logger(ScopeFactsCache.name);
+
+  constructor(
+    private readonly facts: PolicyFactsReader,
+    private readonly cache: KeyValueCache,
+    private readonly revisions: RevisionCounters,
+    private readonly ttlMs = DEFAULT_SCOPE_FACTS_TTL_MS,
+  ) {}
+
+  abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
+  featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
+  relations: PolicyFactsReader['relations'] = (tenantId, subject, type, id) => this.facts.relations(tenantId, subject, type, id);
+
+  async permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions> {
+    let key: string | undefined;
+    try {
+      const revisions = await this.revisions.read(dataScopeRevisionNames(tenantId, subject));
+      key = `scope-facts:${JSON.stringify([tenantId, subject, revisions])}`;
+      const hit = await this.cache.get<SubjectPermissions>(key);
+      if (hit) return withDates(hit);
+    } catch (error) {
+      this.logger.warn(`DataScope cache unavailable: ${error instanceof Error ? error.message : String(error)}`);
+      key = undefined;
+    }
+    const permissions = await this.facts.permissionsOfSubject(tenantId, subject);
+    if (key) await this.cache.set(key, permissions, this.ttlMs).catch(() => undefined);
+    return permissions;
+  }
+}
+
+/** Cache values travel as JSON: grant expiries come back as strings and must be instants again. */
+function withDates(permissions: SubjectPermissions): SubjectPermissions {
+  return {
+    ...permissions,
+    temporaryGrants: permissions.temporaryGrants.map((g) => ({ ...g, expiresAt: new Date(g.expiresAt) })),
+    delegatedGrants: permissions.delegatedGrants.map((g) => ({ ...g, expiresAt: new Date(g.expiresAt) })),
+  };
+}
