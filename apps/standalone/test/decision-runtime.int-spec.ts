@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AuthorizationAction, DecisionRequest, DecisionResult, EventTypes, RpcPatterns, TrustedCaller } from '@lp/contracts';
@@ -15,7 +16,7 @@ import { policyManagementService } from '@lp/service/policy-management';
  * asked over RabbitMQ from another service, two authz-decision instances sharing Redis revisions.
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on PostgreSQL, RabbitMQ and Redis', () => {
-  const secret = 'decision-runtime-secret-0123456789-abcd';
+  const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
   let db: TestDatabase;
   let runtime: PlatformRuntime;
   let policy: ServiceApp;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
@@ -7,7 +8,7 @@ import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/tes
 import { standaloneServices } from '../src/services';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
-  const secret = 'runtime-int-secret-0123456789-abcdefgh';
+  const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
   let db: TestDatabase;
   let runtime: PlatformRuntime;
   const apps: ServiceApp[] = [];

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Body, Controller, Get, INestApplication, Injectable, MiddlewareConsumer, Module, NestModule, Param, Post } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE, NestFactory } from '@nestjs/core';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
@@ -26,7 +27,7 @@ import {
  * for authz-decision whose answer each test scripts, so every branch of the guard is exercised over
  * the real broker and the real RPC client.
  */
-const secret = 'guard-test-secret-0123456789-abcdefghij';
+const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
 const jwt = { secret, issuer: 'guard-test', audience: 'guard-test-api' };
 
 type Script = (request: DecisionRequest) => Promise<DecisionResult> | DecisionResult;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { INestApplication, Module } from '@nestjs/common';
 import { sign } from 'jsonwebtoken';
 import request from 'supertest';
@@ -108,7 +109,7 @@ describe('bearer authentication over HTTP (HS256)', () => {
   });
 
   it('keeps each application on its own options when several run in one process', async () => {
-    const other = await startApp({ ...signing, secret: 'second-app-secret-'.padEnd(40, 'z') });
+    const other = await startApp({ ...signing, secret: randomBytes(32).toString('base64url') });
     try {
       const token = signAccessToken({ sub: 'alice', tenantId: 'acme' }, signing);
       await request(app.getHttpServer()).get('/whoami').set('Authorization', `Bearer ${token}`).expect(200);
