@@ -41,7 +41,7 @@ describe('RbacEvaluator', () => {
       facts.bindRole(TENANT, 'alice', 'case-worker');
       facts.bindRole(TENANT, 'alice', 'auditor');
       const outcome = await rbac.evaluate(contextOf(request(user('alice'), AuthorizationAction.View)));
-      expect(outcome.result.reason).toBe('permission cases.case.view via roles case-worker, auditor');
+      expect(outcome.result.reason).toBe('permission cases.case.view via roles auditor, case-worker'); // sorted, not binding order
       expect(outcome.scope?.map((s) => s.source === 'role' && s.setting)).toEqual(['office', 'tenant']);
     });
 

@@ -34,7 +34,8 @@ function iso(date: Date): string {
 function ownAuthority(permissions: SubjectPermissions, code: PermissionCode, now: Date): RbacFinding {
   const roles = permissions.roles.filter((role) => role.permissions.includes(code));
   if (roles.length > 0) {
-    const names = roles.map((role) => role.roleName);
+    // Sorted, so the reason is the same whichever order a store returns the bindings in.
+    const names = roles.map((role) => role.roleName).sort();
     return {
       allowed: true,
       reason: `${names.length === 1 ? 'role' : 'roles'} ${names.join(', ')}`,
