@@ -6,6 +6,8 @@ import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { formatTable } from './latency-stats';
 import { benchDecisionCoreVsCasbin } from './decision-core-vs-casbin.bench';
+import { benchDecisionCache } from './decision-cache.bench';
+import { benchDecisionRpc } from './decision-rpc.bench';
 import { benchRpcEcho } from './rpc-echo.bench';
 
 async function main(): Promise<void> {
@@ -31,6 +33,12 @@ async function main(): Promise<void> {
 
   // Decision core vs node-casbin on one seeded policy (10,000 requests with BENCH_QUICK=1); throws on any answer mismatch.
   await benchDecisionCoreVsCasbin({ quick });
+
+  // authz.decide over RabbitMQ (cache hit, audit on) against the RabbitMQ echo floor measured above.
+  await benchDecisionRpc({ quick, sizes, echo: rabbit, amqpUrl: amqp });
+
+  // Decision cache: miss vs hit cost in-process (in-memory adapters and Redis), memory of 100,000 entries.
+  await benchDecisionCache({ quick });
 }
 
 main().then(

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PolicyFactsReader, ResourceRelation } from '../decision';
 import { DecisionRevisionKeys } from './decision-revision-keys';
+import { RevisionReadScope } from './revision-read-scope';
 
 export const DEFAULT_REBAC_CACHE_TTL_MS = 60_000;
 
@@ -28,7 +29,7 @@ export class CachedRelationsReader implements PolicyFactsReader {
   async relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
     let key: string | undefined;
     try {
-      const [revision] = await this.revisions.read([DecisionRevisionKeys.rebac(tenantId)]);
+      const [revision] = await RevisionReadScope.read(this.revisions, [DecisionRevisionKeys.rebac(tenantId)]);
       key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revision])}`;
       const hit = await this.cache.get<ResourceRelation[]>(key);
       if (hit) return hit;

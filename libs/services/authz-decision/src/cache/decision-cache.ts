@@ -5,6 +5,7 @@ import { Clock, systemClock } from '../decision/clock';
 import { validateDecisionRequest } from '../decision/decision-request.validator';
 import { decisionCacheKey } from './decision-cache-key';
 import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
+import { RevisionReadScope } from './revision-read-scope';
 
 /** Spec §8 leaves the TTL open; revisions do the invalidating, the TTL only bounds memory and clock-free staleness. */
 export const DEFAULT_DECISION_CACHE_TTL_MS = 60_000;
@@ -75,7 +76,7 @@ export class DecisionCache {
 
   /** The current revisions of the caller's counters, in one round trip. */
   async currentRevisions(caller: Pick<TrustedCaller, 'tenantId' | 'subject'>): Promise<DecisionCacheRevisions> {
-    return decisionRevisionsOf(await this.revisions.read(decisionRevisionNames(caller)));
+    return decisionRevisionsOf(await RevisionReadScope.read(this.revisions, decisionRevisionNames(caller)));
   }
 
   /**

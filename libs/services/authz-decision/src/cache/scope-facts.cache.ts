@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PolicyFactsReader, SubjectPermissions } from '../decision';
 import { dataScopeRevisionNames } from './decision-revision-keys';
+import { RevisionReadScope } from './revision-read-scope';
 
 export const DEFAULT_SCOPE_FACTS_TTL_MS = 60_000;
 
@@ -31,7 +32,7 @@ export class ScopeFactsCache implements PolicyFactsReader {
   async permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions> {
     let key: string | undefined;
     try {
-      const revisions = await this.revisions.read(dataScopeRevisionNames(tenantId, subject));
+      const revisions = await RevisionReadScope.read(this.revisions, dataScopeRevisionNames(tenantId, subject));
       key = `scope-facts:${JSON.stringify([tenantId, subject, revisions])}`;
       const hit = await this.cache.get<SubjectPermissions>(key);
       if (hit) return withDates(hit);

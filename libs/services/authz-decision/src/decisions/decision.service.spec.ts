@@ -25,10 +25,12 @@ describe('DecisionService', () => {
     facts.bindRole('t1', 'alice', 'clerk');
     facts.setOffices('t1', 'alice', ['paris']);
     const audit = new DecisionAuditWriter({} as DataSource, { maxBacklog });
+    const revisions = new InMemoryRevisionCounters();
     const service = new DecisionService(
       new DecisionEngine({ facts }),
-      new DecisionCache(new InMemoryKeyValueCache(), new InMemoryRevisionCounters()),
+      new DecisionCache(new InMemoryKeyValueCache(), revisions),
       audit,
+      revisions,
     );
     return { facts, audit, service };
   }

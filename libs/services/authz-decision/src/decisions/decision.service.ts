@@ -3,7 +3,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { decisionOutcomes } from '@lp/platform/observability';
 import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
-import { cachedDecisionResult, DecisionCache, DecisionCacheLookup } from '../cache';
+import { RevisionCounters } from '@lp/platform/cache';
+import {
+  cachedDecisionResult,
+  dataScopeRevisionNames,
+  DecisionCache,
+  DecisionCacheLookup,
+  decisionRevisionNames,
+  RevisionReadScope,
+} from '../cache';
 import { DecisionEngine, DecisionExplanation, validateDecisionRequest } from '../decision';
 
 /** Reason a decision failed closed because its audit record could not be accepted. */
@@ -23,6 +31,7 @@ export class DecisionService {
     private readonly engine: DecisionEngine,
     private readonly cache: DecisionCache,
     private readonly audit: DecisionAuditWriter,
+    private readonly revisions: RevisionCounters,
   ) {}
 
   async decide(request: DecisionRequest): Promise<DecisionResult> {
@@ -30,16 +39,7 @@ export class DecisionService {
     const valid = validateDecisionRequest(request);
     if (!this.audit.canAccept()) return this.auditUnavailable(valid);
 
-    const lookup = await this.lookupOrMiss(valid);
-    let result: DecisionResult;
-    if (lookup.status === 'hit') {
-      const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted);
-      result = cachedDecisionResult(lookup, { decisionId: randomUUID(), dataScope });
-    } else {
-      const { validUntil, ...fresh } = await this.engine.decide(valid);
-      result = lookup.status === 'miss' ? { ...fresh, revisions: lookup.revisions } : fresh;
-      if (lookup.status === 'miss') await this.cache.store(valid, lookup.revisions, result, validUntil);
-    }
+    const result = await this.withRevisionSnapshot(valid, () => this.decideWithCaches(valid));
 
     try {
       this.audit.record(valid, result, performance.now() - started);
@@ -49,6 +49,25 @@ export class DecisionService {
     }
     decisionOutcomes.inc({ outcome: result.outcome, cached: String(result.cached) });
     return result;
+  }
+
+  private async decideWithCaches(valid: DecisionRequest): Promise<DecisionResult> {
+    const lookup = await this.lookupOrMiss(valid);
+    if (lookup.status === 'hit') {
+      const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted);
+      return cachedDecisionResult(lookup, { decisionId: randomUUID(), dataScope });
+    }
+    const { validUntil, ...fresh } = await this.engine.decide(valid);
+    if (lookup.status === 'bypass') return fresh;
+    const result = { ...fresh, revisions: lookup.revisions };
+    await this.cache.store(valid, lookup.revisions, result, validUntil);
+    return result;
+  }
+
+  /** Every counter this decision's caches consult, read in one round trip (see RevisionReadScope). */
+  private withRevisionSnapshot<T>(request: DecisionRequest, work: () => Promise<T>): Promise<T> {
+    const { tenantId, subject } = request.caller;
+    return RevisionReadScope.run(this.revisions, [...decisionRevisionNames(request.caller), ...dataScopeRevisionNames(tenantId, subject)], work);
   }
 
   /** An unreachable cache is a miss without revisions: deciding afresh is safe, and nothing is stored. */

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigModule } from '@lp/platform/config';
-import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
+import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { DecisionAuditQuery, DecisionAuditWriter } from '../audit';
 import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
-import { CachedRelationsReader, DecisionCache, PolicyInvalidation, ScopeFactsCache } from '../cache';
+import { CachedRelationsReader, DecisionCache, PolicyInvalidation, RevisionStampedNearCache, ScopeFactsCache } from '../cache';
 import { DecisionEngine } from '../decision';
 import { SqlPolicyFactsReader } from '../policy-facts';
 import { DecisionAuditRpcController } from './decision-audit.rpc-controller';
@@ -16,6 +16,8 @@ import { DecisionService } from './decision.service';
 import { DecisionsController } from './decisions.controller';
 import { PolicyInvalidationListener } from './policy-invalidation.listener';
 
+const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
+
 /** The decision runtime: engine over the read-only `authz` schema, cache, audit, RPC and HTTP. */
 @Module({
   imports: [ConfigModule.forRoot(authzDecisionConfig)],
@@ -23,7 +25,7 @@ import { PolicyInvalidationListener } from './policy-invalidation.listener';
   providers: [
     {
       provide: DecisionEngine,
-      inject: [DataSource, KeyValueCache, RevisionCounters, authzDecisionConfig.token],
+      inject: [DataSource, DECISION_ENTRIES, RevisionCounters, authzDecisionConfig.token],
       useFactory: (ds: DataSource, cache: KeyValueCache, revisions: RevisionCounters, config: AuthzDecisionConfig) => {
         // Evaluations read relations through the ReBAC cache; a decision-cache hit recomputes its
         // DataScope through the DataScope cache. Each has its own revisions (spec §1, Cache behavior 4).
@@ -32,8 +34,15 @@ import { PolicyInvalidationListener } from './policy-invalidation.listener';
       },
     },
     {
+      // Decision, DataScope and ReBAC entries: revision-stamped, so an in-process copy in front of
+      // Redis is exact (see RevisionStampedNearCache). The embedded LRU needs no copy.
+      provide: DECISION_ENTRIES,
+      inject: [KeyValueCache],
+      useFactory: (cache: KeyValueCache) => (cache instanceof InMemoryKeyValueCache ? cache : new RevisionStampedNearCache(cache)),
+    },
+    {
       provide: DecisionCache,
-      inject: [KeyValueCache, RevisionCounters, authzDecisionConfig.token],
+      inject: [DECISION_ENTRIES, RevisionCounters, authzDecisionConfig.token],
       useFactory: (cache: KeyValueCache, revisions: RevisionCounters, config: AuthzDecisionConfig) =>
         new DecisionCache(cache, revisions, { ttlMs: config.DECISION_CACHE_TTL_MS }),
     },

@@ -1,0 +1,54 @@
+import { InMemoryKeyValueCache } from '@lp/platform/cache';
+import { RevisionStampedNearCache } from './revision-stamped-near-cache';
+
+/** A shared store that counts its reads, standing in for the Redis adapter's interface. */
+class CountingStore extends InMemoryKeyValueCache {
+  reads = 0;
+  override async get<T>(key: string): Promise<T | undefined> {
+    this.reads += 1;
+    return super.get<T>(key);
+  }
+  override async getMany<T>(keys: string[]): Promise<(T | undefined)[]> {
+    this.reads += keys.length;
+    return super.getMany<T>(keys);
+  }
+}
+
+describe('RevisionStampedNearCache', () => {
+  it('reads a shared entry once per instance, then serves its own copy', async () => {
+    const shared = new CountingStore();
+    await shared.set('decision:rev7', { outcome: 'Permit' }, 60_000);
+    const near = new RevisionStampedNearCache(shared);
+    expect(await near.get('decision:rev7')).toEqual({ outcome: 'Permit' });
+    expect(await near.get('decision:rev7')).toEqual({ outcome: 'Permit' });
+    expect(shared.reads).toBe(1);
+  });
+
+  it('writes through, so other instances find what this one stored', async () => {
+    const shared = new CountingStore();
+    const a = new RevisionStampedNearCache(shared);
+    const b = new RevisionStampedNearCache(shared);
+    await a.set('k:rev1', [1, 2], 60_000);
+    expect(await b.get('k:rev1')).toEqual([1, 2]);
+    expect(shared.reads).toBe(1);
+  });
+
+  it('never keeps a copy longer than the entry itself may live', async () => {
+    const shared = new CountingStore();
+    const near = new RevisionStampedNearCache(shared, { nearTtlMs: 30_000 });
+    await near.set('k:rev1', 'v', 50);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await near.get('k:rev1')).toBeUndefined();
+  });
+
+  it('answers getMany from its copies and fetches only the rest', async () => {
+    const shared = new CountingStore();
+    await shared.set('a', 1, 60_000);
+    await shared.set('b', 2, 60_000);
+    const near = new RevisionStampedNearCache(shared);
+    await near.get('a');
+    shared.reads = 0;
+    expect(await near.getMany(['a', 'b', 'c'])).toEqual([1, 2, undefined]);
+    expect(shared.reads).toBe(2);
+  });
+});
