@@ -1,1 +1,14 @@
 export * from './authz-decision.service-definition';
+// The decision core's conformance corpus (schema and loader) and the fact snapshots it is written
+// in: the standalone app's service-level runner replays the same files against the real service.
+export * from './decision/conformance/conformance-corpus';
+export type {
+  PolicyFactsChange,
+  PolicyFactsSnapshot,
+  TenantFactsSnapshot,
+  TemporaryGrantSnapshot,
+  DelegatedGrantSnapshot,
+  AbacConditionSnapshot,
+  AbacRuleSnapshot,
+} from './decision/in-memory-policy-facts';
+export type { DataScopeSetting, PolicyStoreName, ResourceRelation as RelationSnapshot } from './decision/policy-facts';
