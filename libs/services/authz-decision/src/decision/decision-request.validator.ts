@@ -78,7 +78,15 @@ function checkResource(resource: unknown, problems: Problems): void {
  * codes are, and the caller's scopes defaulted to none.
  * @throws InvalidDecisionRequestError listing every problem at once.
  */
+/**
+ * Requests this module produced. The cache, the engine and the DataScope resolver each validate
+ * what they are given; a request that is already a normalized result passes straight through, so
+ * one decision is checked once, not at every step of the hot path.
+ */
+const normalized = new WeakSet<object>();
+
 export function validateDecisionRequest(request: unknown): DecisionRequest {
+  if (isObject(request) && normalized.has(request)) return request as unknown as DecisionRequest;
   const problems: Problems = {};
   if (!isObject(request)) throw new InvalidDecisionRequestError({ request: ['must be an object'] });
   checkCaller(request['caller'], problems);
@@ -93,5 +101,7 @@ export function validateDecisionRequest(request: unknown): DecisionRequest {
     module: valid.resource.module.toLowerCase(),
     resourceType: valid.resource.resourceType.toLowerCase(),
   };
-  return { ...valid, caller, resource };
+  const result: DecisionRequest = { ...valid, caller, resource };
+  normalized.add(result);
+  return result;
 }

@@ -1,0 +1,27 @@
+import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
+import { validateDecisionRequest } from './decision-request.validator';
+
+describe('validateDecisionRequest', () => {
+  const raw = {
+    caller: { kind: 'user', subject: 'alice', tenantId: 't1', claimsDigest: 'd' },
+    resource: { module: 'Cases', resourceType: 'Case' },
+    action: AuthorizationAction.View,
+  } as unknown as DecisionRequest;
+
+  it('normalizes a raw request into a new object', () => {
+    const valid = validateDecisionRequest(raw);
+    expect(valid).not.toBe(raw);
+    expect(valid.resource).toMatchObject({ module: 'cases', resourceType: 'case' });
+    expect(valid.caller.scopes).toEqual([]);
+  });
+
+  it('passes its own result straight through, so a decision is checked once', () => {
+    const valid = validateDecisionRequest(raw);
+    expect(validateDecisionRequest(valid)).toBe(valid);
+  });
+
+  it('still checks a copy of a valid request', () => {
+    const valid = validateDecisionRequest(raw);
+    expect(() => validateDecisionRequest({ ...valid, action: 'Launch' })).toThrow(/not valid/);
+  });
+});
