@@ -4,9 +4,9 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { createRpcClient, MessagingProfile, RpcClient, RpcController, rpcMicroserviceOptions } from '@lp/platform/messaging';
 
 /**
- * The echo server of the RPC floor (`rpc-echo.bench.ts`) as a reusable piece: a bare Nest
- * microservice on the RPC transport answering `bench.echo` with its payload, and a client routed
- * to it. For profiling passes that need the floor's server next to something else.
+ * The echo server of the RPC floor: a bare Nest microservice on the RPC transport answering
+ * `bench.echo` with its payload, and a client routed to it. Used by the floor itself
+ * (`rpc-echo.bench.ts`) and by the profiling passes that need it next to a real service.
  */
 @RpcController()
 class EchoController {
