@@ -12,7 +12,7 @@ module.exports = {
   testMatch: ['**/*.spec.ts', '**/*.int-spec.ts'],
   transform: { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
   // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],

@@ -63,12 +63,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     sql = policy.app.get(DataSource);
 
     await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES
-      ('cases.case.view', 'cases', 'case', 'View'), ('authorization.role.view', 'authorization', 'role', 'View')`);
+      ('cases.case.view', 'cases', 'case', 'View'), ('authorization.role.view', 'authorization', 'role', 'View')
+      ON CONFLICT (code) DO NOTHING`);
     await sql.query(`INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES
       ('00000000-0000-0000-0000-0000000000a1', 'acme', 'clerk', 'tenant'),
       ('00000000-0000-0000-0000-0000000000b1', 'globex', 'clerk', 'tenant')`);
     await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-      SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'test' FROM authz.role r CROSS JOIN authz.permission p`);
+      SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'test' FROM authz.role r CROSS JOIN authz.permission p
+       WHERE r.tenant_id IN ('acme', 'globex') AND p.code IN ('cases.case.view', 'authorization.role.view')`);
   }, 90_000);
 
   afterAll(async () => {

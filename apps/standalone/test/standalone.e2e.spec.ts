@@ -95,7 +95,7 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(body.correlationId).toEqual(expect.any(String));
   });
 
-  it('reaches the guard with a token from npm run -s token, which denies a caller holding no role (nothing is seeded yet)', async () => {
+  it('reaches the guard with a token from npm run -s token: a caller holding no role is denied, the seeded admin is permitted', async () => {
     const token = mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
     const res = await fetch(`${first!.baseUrl}/api/authorization/roles`, {
       headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'e2e-corr-1' },
@@ -104,7 +104,9 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(res.headers.get('x-correlation-id')).toBe('e2e-corr-1');
     expect(await res.json()).toMatchObject({ status: 403, code: 'Authorization.Denied', correlationId: 'e2e-corr-1' });
     const admin = await fetch(`${first!.baseUrl}/api/authorization/roles`, { headers: { authorization: `Bearer ${first!.adminToken}` } });
-    expect(admin.status).toBe(403);
+    expect(admin.status).toBe(200);
+    const roles = (await admin.json()) as { items: Array<{ name: string }> };
+    expect(roles.items.map((r) => r.name)).toContain('platform-admin');
   });
 
   it('serves every service\'s OpenAPI document, metrics, and a problem for unknown paths', async () => {
@@ -126,20 +128,24 @@ describe('standalone: npm start on the embedded defaults', () => {
     const before = await PGlite.create(join(dataDir, 'pgdata'));
     await before.query(`INSERT INTO authz.role (tenant_id, name) VALUES ('default', 'kept-across-restart')`);
     const migrationsBefore = (await before.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0].n;
+    const seededBefore = (await before.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`)).rows[0].n;
+    expect(seededBefore).toBeGreaterThan(0);
     await before.close();
 
     second = await start(dataDir);
     expect(readFileSync(join(dataDir, 'jwt-signing-secret'), 'utf8')).toBe(secretBefore);
-    // A token signed before the restart still authenticates (403 from the guard, not 401).
+    // A token signed before the restart still authenticates, and the seed changed nothing the second time.
     const res = await fetch(`${second.baseUrl}/api/authorization/roles`, { headers: { authorization: `Bearer ${tokenBefore}` } });
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(200);
     await stop(second);
 
     const after = await PGlite.create(join(dataDir, 'pgdata'));
     const kept = await after.query<{ name: string }>(`SELECT name FROM authz.role WHERE tenant_id = 'default'`);
+    const seeded = await after.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`);
     const migrationsAfter = (await after.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0].n;
     await after.close();
     expect(kept.rows.map((r) => r.name)).toContain('kept-across-restart');
     expect(migrationsAfter).toBe(migrationsBefore);
+    expect(seeded.rows[0].n).toBe(seededBefore);
   }, 120_000);
 });

@@ -7,3 +7,5 @@ export * from './lib/event-envelope';
 export * from './lib/patterns';
 export * from './lib/problem';
 export * from './lib/domain-error';
+export * from './lib/permission-catalog';
+export * from './lib/authorization-events';

@@ -5,6 +5,8 @@ export const RpcPatterns = {
     decideBatch: 'authz.decide-batch',
     explain: 'authz.explain',
     queryAudit: 'authz.audit.query',
+    /** Bump the revisions an authorization change moves, right after its commit (policy-management). */
+    invalidate: 'authz.invalidate',
   },
   diagnostics: {
     snapshot: 'diagnostics.snapshot',
@@ -31,5 +33,7 @@ export const EventTypes = {
     subjectOfficeChanged: 'authorization.subject-office.changed',
     delegationChanged: 'authorization.delegation.changed',
     temporaryGrantChanged: 'authorization.temporary-grant.changed',
+    fieldPolicyChanged: 'authorization.field-policy.changed',
+    permissionRequestChanged: 'authorization.permission-request.changed',
   },
 } as const;

@@ -2,6 +2,9 @@ import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
+import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
+import { CatalogModule } from './catalog';
+import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
 import { RolesModule } from './roles/roles.module';
@@ -19,9 +22,10 @@ export const policyManagementService = defineService({
       createMessagingTablesMigration(POLICY_MANAGEMENT_SCHEMA),
       CreateRoleTable1763700000000,
       CreatePolicyTables1763700000001,
+      CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [RolesModule],
+  modules: [PolicyChangeModule, CatalogModule, RolesModule],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',

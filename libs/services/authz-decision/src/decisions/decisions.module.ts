@@ -15,13 +15,14 @@ import { DecisionRpcController } from './decision.rpc-controller';
 import { DecisionService } from './decision.service';
 import { DecisionsController } from './decisions.controller';
 import { PolicyInvalidationListener } from './policy-invalidation.listener';
+import { PolicyInvalidationRpcController } from './policy-invalidation.rpc-controller';
 
 const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
 
 /** The decision runtime: engine over the read-only `authz` schema, cache, audit, RPC and HTTP. */
 @Module({
   imports: [ConfigModule.forRoot(authzDecisionConfig)],
-  controllers: [DecisionsController, DecisionRpcController, DecisionAuditRpcController],
+  controllers: [DecisionsController, DecisionRpcController, DecisionAuditRpcController, PolicyInvalidationRpcController],
   providers: [
     {
       provide: DecisionEngine,

@@ -67,7 +67,7 @@ const ABAC_RULES = `
 const RELATIONS = `
   SELECT "subject", "resource_type", "resource_id", "relation"
     FROM "authz"."resource_relation"
-   WHERE "tenant_id" = $1 AND "subject" = $2 AND "resource_type" = $3 AND "resource_id" = $4
+   WHERE "tenant_id" = $1 AND "subject_kind" = 'user' AND "subject" = $2 AND "resource_type" = $3 AND "resource_id" = $4
    ORDER BY "relation"`;
 
 /** No row: the feature is not defined. The override exists only with its definition (foreign key). */

@@ -131,11 +131,13 @@ CREATE TABLE "authz"."resource_relation" (
   "relation" varchar(20) NOT NULL,
   "created_at" timestamptz NOT NULL DEFAULT now(),
   "created_by" varchar(255) NOT NULL,
-  CONSTRAINT "ck_resource_relation_relation" CHECK ("relation" IN ('owner', 'member', 'viewer'))
+  "subject_kind" varchar(10) NOT NULL DEFAULT 'user',
+  CONSTRAINT "ck_resource_relation_relation" CHECK ("relation" IN ('owner', 'member', 'viewer')),
+  CONSTRAINT "ck_resource_relation_subject_kind" CHECK ("subject_kind" IN ('user', 'role'))
 );
 
 CREATE UNIQUE INDEX "uq_resource_relation"
-  ON "authz"."resource_relation" ("tenant_id", "subject", "resource_type", "resource_id", "relation");
+  ON "authz"."resource_relation" ("tenant_id", "subject", "resource_type", "resource_id", "relation", "subject_kind");
 
 CREATE INDEX "ix_resource_relation_resource" ON "authz"."resource_relation" ("tenant_id", "resource_type", "resource_id");
 
@@ -170,6 +172,7 @@ CREATE TABLE "authz"."delegated_grant" (
   "expires_at" timestamptz NOT NULL,
   "revoked_at" timestamptz,
   "created_at" timestamptz NOT NULL DEFAULT now(),
+  "reason" varchar(1000),
   CONSTRAINT "ck_delegated_grant_permissions" CHECK (cardinality("permission_codes") > 0),
   CONSTRAINT "ck_delegated_grant_actor" CHECK ("actor" <> "delegator")
 );

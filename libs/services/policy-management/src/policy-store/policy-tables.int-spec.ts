@@ -13,6 +13,7 @@ import { AbacRuleEntity, FeatureOverrideEntity, TemporaryGrantEntity, UserRoleEn
  */
 const READER_FIXTURE = join(__dirname, '../../../authz-decision/src/policy-facts/test-schema.sql');
 
+/** The tables authz-decision reads (governance tables such as the change log are policy-management's alone). */
 const POLICY_TABLES = [
   'abac_rule',
   'delegated_grant',
@@ -111,7 +112,8 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
         WHERE EXISTS (SELECT 1 FROM pg_attribute c WHERE c."attrelid" = t."oid" AND c."attname" = 'tenant_id' AND NOT c."attisdropped")
         GROUP BY t."relname" ORDER BY 1`,
     );
-    expect(rows.map((r) => r.table)).toEqual(POLICY_TABLES.filter((t) => !['feature_definition', 'permission'].includes(t)));
+    const tenantTables = [...POLICY_TABLES, 'field_policy', 'permission_request', 'policy_change_log'].filter((t) => !['feature_definition', 'permission'].includes(t));
+    expect(rows.map((r) => r.table)).toEqual(tenantTables.sort());
     expect(rows.filter((r) => !r.leading)).toEqual([]);
   });
 
@@ -250,13 +252,14 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
 
   // Last: it takes the tables away and puts them back.
   it('reverts cleanly and migrates again', async () => {
-    await ds.undoLastMigration({ transaction: 'each' });
+    await ds.undoLastMigration({ transaction: 'each' }); // governance tables
+    await ds.undoLastMigration({ transaction: 'each' }); // policy tables
     const left: { table_name: string }[] = await ds.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'authz' ORDER BY 1`);
     expect(left.map((r) => r.table_name)).toEqual(['outbox_message', 'processed_event', 'role', 'schema_migrations']);
     expect(await ds.query(`SELECT "conname" FROM pg_constraint WHERE "conname" IN ('ck_role_data_scope', 'uq_role_id_tenant_name')`)).toEqual([]);
     await initializeServiceDataSource(ds);
     expect((await ds.query(`SELECT "name" FROM "authz"."schema_migrations" ORDER BY "id"`)).map((r: { name: string }) => r.name).at(-1)).toBe(
-      'CreatePolicyTables1763700000001',
+      'CreateGovernanceTables1763700000002',
     );
   });
 });

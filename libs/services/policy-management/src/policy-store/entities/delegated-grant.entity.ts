@@ -27,6 +27,9 @@ export class DelegatedGrantEntity {
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt: Date;
 
+  @Column({ type: 'varchar', length: 1000, nullable: true })
+  reason: string | null;
+
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt: Date | null;
 

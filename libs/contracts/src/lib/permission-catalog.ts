@@ -1,0 +1,111 @@
+import { AuthorizationAction } from './authorization-action';
+import { permissionCode, PermissionCode } from './permission-code';
+
+export interface CatalogPermission {
+  code: PermissionCode;
+  module: string;
+  resource: string;
+  action: AuthorizationAction;
+  description: string;
+}
+
+function entry(module: string, resource: string, action: AuthorizationAction, description: string): CatalogPermission {
+  return { code: permissionCode(module, resource, action), module, resource, action, description };
+}
+
+const A = AuthorizationAction;
+
+/**
+ * The governance route groups of spec §4 (last row): one capability each. The resource segment is
+ * the group's path segment, so `/api/authorization/sharing` is guarded by `authorization.sharing.*`.
+ */
+export const GovernanceResources = {
+  fieldSecurity: 'field-security',
+  sharing: 'sharing',
+  delegatedAdmin: 'delegated-admin',
+  permissionAudit: 'permission-audit',
+  permissionSimulation: 'permission-simulation',
+  permissionRequests: 'permission-requests',
+} as const;
+
+const G = GovernanceResources;
+
+/**
+ * Every permission of the `authorization` module: the §4 table row by row, the governance groups,
+ * and `authorization.feature-default.update`, the platform-level permission that changing a global
+ * feature default needs on top of `authorization.feature.update`.
+ */
+export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('authorization', 'role', A.View, 'List roles'),
+  entry('authorization', 'role', A.Create, 'Create a role'),
+  entry('authorization', 'role', A.Update, 'Update a role'),
+  entry('authorization', 'role', A.Delete, 'Delete a role'),
+  entry('authorization', 'user-role', A.View, "List a user's roles"),
+  entry('authorization', 'user-role', A.Assign, 'Assign a role to a user'),
+  entry('authorization', 'user-role', A.Revoke, 'Revoke a role from a user'),
+  entry('authorization', 'role-permission', A.View, "List a role's permissions"),
+  entry('authorization', 'role-permission', A.Grant, 'Grant a permission to a role'),
+  entry('authorization', 'role-permission', A.Revoke, 'Revoke a permission from a role'),
+  entry('authorization', 'permission', A.View, 'Read the permission tree'),
+  entry('authorization', 'abac-rule', A.View, 'List ABAC rules'),
+  entry('authorization', 'abac-rule', A.Create, 'Create an ABAC rule'),
+  entry('authorization', 'abac-rule', A.Update, 'Update an ABAC rule'),
+  entry('authorization', 'abac-rule', A.Delete, 'Delete an ABAC rule'),
+  entry('authorization', 'feature', A.View, 'List features'),
+  entry('authorization', 'feature', A.Update, "Change a feature's tenant override"),
+  entry('authorization', 'feature-default', A.Update, "Change a feature's global default (platform level)"),
+  entry('authorization', G.fieldSecurity, A.View, 'Read field policies'),
+  entry('authorization', G.fieldSecurity, A.Manage, 'Create, change and delete field policies'),
+  entry('authorization', G.sharing, A.View, 'List shares of resource instances'),
+  entry('authorization', G.sharing, A.Manage, 'Share a resource instance with a user or role'),
+  entry('authorization', G.sharing, A.Revoke, 'Revoke a share'),
+  entry('authorization', G.delegatedAdmin, A.View, 'List delegations'),
+  entry('authorization', G.delegatedAdmin, A.Manage, 'Delegate own permissions to another subject'),
+  entry('authorization', G.delegatedAdmin, A.Revoke, 'Revoke a delegation'),
+  entry('authorization', G.permissionAudit, A.View, 'Read the decision audit and the policy change log'),
+  entry('authorization', G.permissionSimulation, A.View, 'Run what-if simulations (nothing is written)'),
+  entry('authorization', G.permissionRequests, A.View, "List every subject's permission requests"),
+  entry('authorization', G.permissionRequests, A.Approve, 'Approve a permission request (creates a temporary grant)'),
+  entry('authorization', G.permissionRequests, A.Reject, 'Reject a permission request'),
+  entry('authorization', G.permissionRequests, A.Revoke, 'End an approved temporary grant early'),
+];
+
+/**
+ * Permissions of services that are not built yet, from their specs, so the catalog (and the
+ * platform-admin role) holds them before those services declare them in code. A service that is
+ * built declares its routes with `@Authorize`; the catalog test fails when a declaration derives a
+ * code that is missing here.
+ */
+export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('operations', 'jobs', A.View, 'List background jobs and executions'),
+  entry('operations', 'jobs', A.Manage, 'Create, change, run and pause background jobs'),
+];
+
+/** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
+export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort(
+  (a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+);
+
+export interface PlatformFeature {
+  code: string;
+  description: string;
+  defaultEnabled: boolean;
+}
+
+/**
+ * Feature definitions seeded with the catalog (spec §1 Feature; codes unique globally). The modules
+ * they gate are mapped in authz-decision's Feature evaluator (`FEATURE_BY_MODULE`). A fresh platform
+ * has every feature on; tenants and operators turn them off.
+ */
+export const PLATFORM_FEATURES: readonly PlatformFeature[] = [
+  { code: 'chat', description: 'Chat module', defaultEnabled: true },
+  { code: 'mcp.access', description: 'AI clients through the MCP gateway', defaultEnabled: true },
+  { code: 'reporting', description: 'Reporting module', defaultEnabled: true },
+  { code: 'tickets', description: 'Tickets module', defaultEnabled: true },
+  { code: 'workflow', description: 'Workflow module', defaultEnabled: true },
+];
+
+/** Tenant and subject the seed binds to `platform-admin` (ARCHITECTURE.md, Operator interface). */
+export const SEEDED_TENANT = 'default';
+export const SEEDED_ADMIN_SUBJECT = 'admin';
+export const PLATFORM_ADMIN_ROLE = 'platform-admin';

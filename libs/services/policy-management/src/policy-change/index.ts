@@ -1,0 +1,2 @@
+export * from './policy-changes';
+export * from './policy-change.module';

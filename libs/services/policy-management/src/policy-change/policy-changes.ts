@@ -1,0 +1,92 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { EventEnvelope, InvalidateRequest, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { createEventEnvelope, OutboxWriter, RpcClient } from '@lp/platform/messaging';
+import { CorrelationContext } from '@lp/platform/observability';
+import { PolicyChangeLogEntity } from '../policy-store/entities/policy-change-log.entity';
+
+/** One change as the change log and the integration event see it. */
+export interface PolicyChangeRecord {
+  /** What happened, `{target}.{verb}`: `role.created`, `user-role.revoked`, `feature.global-changed`. */
+  change: string;
+  /** The tenant it concerns; null only for a global feature default. */
+  tenantId: string | null;
+  targetType: string;
+  targetId: string;
+  before?: unknown;
+  after?: unknown;
+  /** The integration event(s) to publish through the outbox with it. */
+  events: Array<{ type: string; payload: object }>;
+}
+
+/** The open transaction of one policy change: write through `manager`, then `record` the change. */
+export class PolicyChangeTransaction {
+  readonly envelopes: EventEnvelope[] = [];
+
+  constructor(
+    readonly manager: EntityManager,
+    readonly caller: TrustedCaller,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async record(record: PolicyChangeRecord): Promise<void> {
+    const correlationId = CorrelationContext.current() ?? null;
+    await this.manager.insert(PolicyChangeLogEntity, {
+      tenantId: record.tenantId,
+      actor: this.caller.actor ?? this.caller.subject,
+      actorKind: this.caller.kind,
+      change: record.change,
+      targetType: record.targetType,
+      targetId: record.targetId,
+      before: (record.before ?? null) as object,
+      after: (record.after ?? null) as object,
+      correlationId,
+    });
+    const envelopes = record.events.map((e) => createEventEnvelope(e.type, e.payload, { tenantId: record.tenantId }));
+    await this.outbox.add(this.manager, envelopes);
+    this.envelopes.push(...envelopes);
+  }
+}
+
+/**
+ * Every policy change goes through `apply`: one transaction writes the change, its change-log entry
+ * and its integration events (outbox), so none exists without the others. After the commit the same
+ * envelopes are sent to authz-decision (`authz.invalidate`), which bumps the revisions at once: the
+ * caller's very next request is decided on the new policy, without waiting for the relay and the
+ * broker. If that call fails the change stands and the events, already committed, still invalidate
+ * every instance when they are delivered; the failure is logged.
+ */
+@Injectable()
+export class PolicyChanges {
+  private readonly logger = new Logger(PolicyChanges.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly outbox: OutboxWriter,
+    private readonly rpc: RpcClient,
+  ) {}
+
+  async apply<T>(caller: TrustedCaller, work: (tx: PolicyChangeTransaction) => Promise<T>, options: { invalidateNow?: boolean } = {}): Promise<T> {
+    let envelopes: EventEnvelope[] = [];
+    const result = await this.dataSource.transaction(async (manager) => {
+      const tx = new PolicyChangeTransaction(manager, caller, this.outbox);
+      const value = await work(tx);
+      envelopes = tx.envelopes;
+      return value;
+    });
+    if (envelopes.length > 0 && options.invalidateNow !== false) await this.invalidateNow(caller, envelopes);
+    return result;
+  }
+
+  private async invalidateNow(caller: TrustedCaller, events: EventEnvelope[]): Promise<void> {
+    try {
+      await this.rpc.send(RpcPatterns.authz.invalidate, { caller, payload: { events } satisfies InvalidateRequest });
+    } catch (error) {
+      this.logger.warn(
+        `in-line invalidation of ${events.map((e) => `${e.eventType} ${e.eventId}`).join(', ')} failed; the outbox events will invalidate on delivery: ${
+          (error as Error).message
+        }`,
+      );
+    }
+  }
+}
