@@ -1,0 +1,59 @@
+import { PERMISSION_CATALOG, PLATFORM_ADMIN_ROLE, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { CatalogIds, CatalogSeeder } from '@lp/service/policy-management';
+import { describeWithServers } from '@lp/platform/testing';
+import { createServiceApp } from '@lp/platform/runtime';
+import { policyManagementService } from '@lp/service/policy-management';
+import { PolicyTestPlatform } from '../support/policy-platform';
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seeding', () => {
+  const platform = new PolicyTestPlatform('seed');
+  beforeAll(() => platform.start(), 90_000);
+  afterAll(() => platform.stop());
+
+  const snapshot = () =>
+    platform.sql.query(`
+      SELECT (SELECT jsonb_agg(jsonb_build_array(id, code) ORDER BY code) FROM authz.permission) AS permissions,
+             (SELECT jsonb_agg(jsonb_build_array(id, tenant_id, name) ORDER BY id) FROM authz.role) AS roles,
+             (SELECT count(*)::int FROM authz.role_permission) AS grants,
+             (SELECT count(*)::int FROM authz.user_role) AS bindings,
+             (SELECT count(*)::int FROM authz.feature_definition) AS features`);
+
+  it('seeds the whole catalog with ids derived from the codes, and platform-admin bound to admin in tenant default', async () => {
+    const rows: Array<{ id: string; code: string }> = await platform.sql.query(`SELECT id, code FROM authz.permission ORDER BY code`);
+    expect(rows.map((r) => r.code)).toEqual(expect.arrayContaining(PERMISSION_CATALOG.map((p) => p.code)));
+    for (const row of rows) expect(row.id).toBe(CatalogIds.permission(row.code));
+    const held: Array<{ n: number }> = await platform.sql.query(
+      `SELECT count(*)::int AS n FROM authz.role_permission rp JOIN authz.role r ON r.id = rp.role_id WHERE r.tenant_id = $1 AND r.name = $2`,
+      [SEEDED_TENANT, PLATFORM_ADMIN_ROLE],
+    );
+    expect(held[0].n).toBe(rows.length);
+    expect(await platform.count('user_role', `tenant_id = $1 AND subject = $2 AND role_name = $3`, [SEEDED_TENANT, SEEDED_ADMIN_SUBJECT, PLATFORM_ADMIN_ROLE])).toBe(1);
+    await platform.as().get('/api/authorization/roles').expect(200);
+  });
+
+  it('is idempotent: seeding again, and two instances seeding at once, leave the same rows and record nothing', async () => {
+    const before = await snapshot();
+    const logBefore = await platform.count('policy_change_log');
+    const outboxBefore = await platform.count('outbox_message');
+    const seeder = platform.policy.app.get(CatalogSeeder);
+    const second = await createServiceApp(policyManagementService, platform.runtime); // seeds at start
+    try {
+      const reports = await Promise.all([seeder.seed(), second.app.get(CatalogSeeder).seed()]);
+      for (const report of reports) {
+        expect(report).toEqual({ permissionsAdded: [], featuresAdded: [], adminRoleCreated: false, adminPermissionsAdded: 0, adminBound: false });
+      }
+    } finally {
+      await second.app.close();
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await platform.count('policy_change_log')).toBe(logBefore);
+    expect(await platform.count('outbox_message')).toBe(outboxBefore);
+  });
+
+  it('puts back a revoked admin binding and records it with its event', async () => {
+    await platform.sql.query(`DELETE FROM authz.user_role WHERE tenant_id = $1 AND subject = $2`, [SEEDED_TENANT, SEEDED_ADMIN_SUBJECT]);
+    const report = await platform.policy.app.get(CatalogSeeder).seed();
+    expect(report.adminBound).toBe(true);
+    expect(await platform.count('outbox_message', `event_type = 'authorization.user-role.assigned'`)).toBeGreaterThanOrEqual(2);
+  });
+});
