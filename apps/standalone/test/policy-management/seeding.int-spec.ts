@@ -56,4 +56,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seedin
     expect(report.adminBound).toBe(true);
     expect(await platform.count('outbox_message', `event_type = 'authorization.user-role.assigned'`)).toBeGreaterThanOrEqual(2);
   });
+
+  it('gives a test tenant its own admin through the harness, invisible to tenant default', async () => {
+    await platform.as('zed', 'acme').get('/api/authorization/roles').expect(403);
+    await platform.seedTenantAdmin('acme', 'zed');
+    const res = await platform.as('zed', 'acme').get('/api/authorization/roles').expect(200);
+    expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['tenant-admin']);
+  });
 });

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { EventTypes, RpcPatterns, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
+import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { testRunId, testServerUrls } from '@lp/platform/testing';
@@ -81,6 +82,38 @@ export class PolicyTestPlatform {
       patch: (path: string) => request(http).patch(path).set('Authorization', auth),
       delete: (path: string) => request(http).delete(path).set('Authorization', auth),
     };
+  }
+
+  /**
+   * Gives `subject` of `tenantId` a role `tenant-admin` holding every catalog permission, written
+   * directly and announced to the decision service (as a change through the routes would be).
+   */
+  async seedTenantAdmin(tenantId: string, subject: string): Promise<void> {
+    await this.sql.transaction(async (m) => {
+      const [role] = await m.query(
+        `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, 'tenant-admin', 'test admin')
+         ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description RETURNING id, name`,
+        [tenantId],
+      );
+      await m.query(
+        `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
+         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p ON CONFLICT DO NOTHING`,
+        [tenantId, role.id, role.name],
+      );
+      await m.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
+        [tenantId, subject, role.id, role.name],
+      );
+    });
+    await this.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId, subject });
+  }
+
+  /** Bumps the decision service's revisions as the event would (after raw SQL writes in a test). */
+  async invalidate(eventType: string, tenantId: string | null, payload: object): Promise<void> {
+    const caller = { kind: 'user' as const, subject: 'test', tenantId: tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
+    await this.policy.app
+      .get(RpcClient)
+      .send(RpcPatterns.authz.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
   }
 
   /** Row count of an `authz` table, for "nothing was written" assertions. */
