@@ -1,6 +1,7 @@
 import { PERMISSION_CATALOG, PLATFORM_ADMIN_ROLE, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { CatalogIds, CatalogSeeder } from '@lp/service/policy-management';
 import { describeWithServers } from '@lp/platform/testing';
+import { PermissionCollector } from '@lp/authz-guard';
 import { createServiceApp } from '@lp/platform/runtime';
 import { policyManagementService } from '@lp/service/policy-management';
 import { PolicyTestPlatform } from '../support/policy-platform';
@@ -62,5 +63,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seedin
     await platform.seedTenantAdmin('acme', 'zed');
     const res = await platform.as('zed', 'acme').get('/api/authorization/roles').expect(200);
     expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['tenant-admin']);
+  });
+
+  it('holds every permission any service declares: a declared code missing from the contract catalog fails here', () => {
+    const catalog = new Set(PERMISSION_CATALOG.map((p) => p.code));
+    const apps = [platform.policy, ...platform.decisionInstances];
+    const missing = apps.flatMap((a) =>
+      a.app
+        .get(PermissionCollector)
+        .collect()
+        .filter((d) => !catalog.has(d.code))
+        .map((d) => `${d.code} (declared by ${d.declaredBy.join(', ')})`),
+    );
+    expect(missing).toEqual([]);
+    // And the policy-management app declares something, so the check above is not vacuous.
+    expect(platform.policy.app.get(PermissionCollector).collect().length).toBeGreaterThan(0);
   });
 });
