@@ -5,6 +5,10 @@ export const RpcPatterns = {
     decideBatch: 'authz.decide-batch',
     explain: 'authz.explain',
     queryAudit: 'authz.audit.query',
+    /** What-if decision for one subject under a policy overlay: nothing written, cached or audited. */
+    simulate: 'authz.simulate',
+    /** Re-decides a sample of the tenant's audited decisions under a policy overlay. */
+    simulateReplay: 'authz.simulate-replay',
     /** Bump the revisions an authorization change moves, right after its commit (policy-management). */
     invalidate: 'authz.invalidate',
   },

@@ -2,6 +2,7 @@ import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
 import { DecisionsModule } from './decisions/decisions.module';
+import { SimulationModule } from './simulation/simulation.module';
 import { CreateDecisionAudit1763700000100 } from './migrations/1763700000100-CreateDecisionAudit';
 
 export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
@@ -18,7 +19,7 @@ export const authzDecisionService = defineService({
     entities: [OutboxMessage, ProcessedEvent, DecisionAuditRecord],
     migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA), CreateDecisionAudit1763700000100],
   },
-  modules: [DecisionsModule],
+  modules: [DecisionsModule, SimulationModule],
   openApi: {
     title: 'Authorization decisions',
     description: 'Decision runtime of the authorization platform: RPC authz.decide and the HTTP decision routes.',

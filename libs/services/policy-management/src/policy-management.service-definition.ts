@@ -4,6 +4,8 @@ import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateR
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
 import { CatalogModule } from './catalog';
+import { PermissionAuditModule } from './permission-audit/permission-audit.module';
+import { PermissionSimulationModule } from './permission-simulation/permission-simulation.module';
 import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
@@ -25,7 +27,7 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [PolicyChangeModule, CatalogModule, RolesModule],
+  modules: [PolicyChangeModule, CatalogModule, RolesModule, PermissionAuditModule, PermissionSimulationModule],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',

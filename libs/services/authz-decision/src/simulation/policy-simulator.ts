@@ -1,0 +1,219 @@
+import {
+  AuthorizationAction,
+  DecisionOutcome,
+  DecisionRequest,
+  permissionCode,
+  PolicyOverlay,
+  ReplayFlip,
+  SimulatedDecision,
+  SimulatedResource,
+  SimulateReplayResult,
+  SimulationLimits,
+  TrustedCaller,
+  ValidationError,
+} from '@lp/contracts';
+import { DataSource } from 'typeorm';
+import { DecisionAuditRecord } from '../audit';
+import { AbacCondition, AbacRule, AbacVerdict } from '../decision/abac-rule';
+import { Clock, systemClock } from '../decision/clock';
+import { DecisionEngine } from '../decision/decision-engine';
+import { PolicyFactsReader, RoleBinding } from '../decision/policy-facts';
+import { MemoizedPolicyFacts, OverlayPolicyFacts, ResolvedOverlay } from './overlay-policy-facts';
+
+/** What the simulator needs to know about the stored catalog to resolve an overlay. */
+export interface SimulationCatalog {
+  /** The tenant's roles among `names`, with their data scope and stored codes. */
+  roles(tenantId: string, names: string[]): Promise<RoleBinding[]>;
+  /** The codes among `codes` that are in the permission catalog. */
+  knownPermissions(codes: string[]): Promise<string[]>;
+  /** The codes among `codes` that are defined features. */
+  definedFeatures(codes: string[]): Promise<string[]>;
+  /** The ids among `ids` of the tenant's ABAC rules. */
+  abacRuleIds(tenantId: string, ids: string[]): Promise<string[]>;
+}
+
+/** Audited resource facts kept on a flip, in the descriptor's shape. */
+function resourceOf(row: DecisionAuditRecord): SimulatedResource {
+  return {
+    module: row.module,
+    resourceType: row.resourceType,
+    ...(row.resourceId !== null ? { resourceId: row.resourceId } : {}),
+    ...(row.resourceFacts ?? {}),
+  };
+}
+
+/**
+ * The caller of an audited decision, rebuilt. The audit keeps kind, subject, client and actor but
+ * not the token's scopes, grant id or claims. An application's scopes matter only to AppScope, whose
+ * verdict an overlay cannot change: the caller is given the request's code as its one scope exactly
+ * when AppScope allowed the recorded decision. A delegated caller is rebuilt without its grant id,
+ * so any active grant from the subject to the actor counts.
+ */
+function callerOf(row: DecisionAuditRecord, code: string): TrustedCaller {
+  const appScopeAllowed = (row.evaluations ?? []).some((e) => e.evaluator === 'AppScope' && e.verdict === 'Allow');
+  return {
+    kind: row.callerKind,
+    subject: row.subject,
+    tenantId: row.tenantId,
+    ...(row.clientId !== null ? { clientId: row.clientId } : {}),
+    ...(row.actor !== null ? { actor: row.actor } : {}),
+    scopes: row.callerKind === 'application' && appScopeAllowed ? [code] : [],
+    claimsDigest: 'simulation-replay',
+  };
+}
+
+function instant(value: unknown, field: string, problems: Record<string, string[]>): Date | undefined {
+  if (value === undefined) return undefined;
+  const date = typeof value === 'string' ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) problems[field] = ['must be an ISO date-time'];
+  return date;
+}
+
+/** The code the audited request derived; empty when it derives none (the request is then skipped). */
+function permissionCodeOf(row: DecisionAuditRecord): string {
+  try {
+    return permissionCode(row.module, row.resourceType, row.action as AuthorizationAction);
+  } catch {
+    return '';
+  }
+}
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+
+/**
+ * What-if decisions (RPC `authz.simulate`, `authz.simulate-replay`): the decision engine over the
+ * stored facts with an overlay applied, with no cache and no audit: nothing is written anywhere.
+ * The tenant is always the asking caller's.
+ */
+export class PolicySimulator {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly facts: () => PolicyFactsReader,
+    private readonly catalog: SimulationCatalog,
+    private readonly clock: Clock = systemClock,
+  ) {}
+
+  /** One decision for user `subject` of the caller's tenant, with the overlay applied. */
+  async simulate(tenantId: string, subject: unknown, request: unknown, overlay: PolicyOverlay): Promise<SimulatedDecision> {
+    const problems: Record<string, string[]> = {};
+    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 255) problems['subject'] = ['must be a non-empty string of at most 255 characters'];
+    const r = (typeof request === 'object' && request !== null ? request : {}) as { resource?: Record<string, unknown>; action?: unknown };
+    if (typeof request !== 'object' || request === null) problems['request'] = ['must be an object with resource and action'];
+    if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+    const resolved = await this.resolve(tenantId, overlay);
+    const caller: TrustedCaller = { kind: 'user', subject: subject as string, tenantId, scopes: [], claimsDigest: 'simulation' };
+    const engine = new DecisionEngine({ facts: new OverlayPolicyFacts(this.facts(), resolved), clock: this.clock });
+    const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide({
+      caller,
+      resource: r.resource as unknown as DecisionRequest['resource'],
+      action: r.action as DecisionRequest['action'],
+    });
+    return { outcome, permitted, evaluations, obligations, dataScope, ...(failure ? { failure } : {}) };
+  }
+
+  /**
+   * Re-decides the newest `sample` audited decisions of the tenant in `[from, to)` twice at one
+   * instant, on current facts without and with the overlay, and lists those whose outcome differs.
+   */
+  async replay(tenantId: string, payload: { overlay: PolicyOverlay; sample?: unknown; from?: unknown; to?: unknown }): Promise<SimulateReplayResult> {
+    const problems: Record<string, string[]> = {};
+    const sample = payload.sample ?? SimulationLimits.defaultReplaySample;
+    if (!Number.isInteger(sample) || (sample as number) < 1 || (sample as number) > SimulationLimits.maxReplaySample) {
+      problems['sample'] = [`must be an integer from 1 to ${SimulationLimits.maxReplaySample}`];
+    }
+    const from = instant(payload.from, 'from', problems);
+    const to = instant(payload.to, 'to', problems);
+    if (from && to && !problems['from'] && !problems['to'] && from > to) problems['to'] = ['must not be before from'];
+    if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+    const resolved = await this.resolve(tenantId, payload.overlay);
+
+    const query = this.dataSource.getRepository(DecisionAuditRecord).createQueryBuilder('a').where('a.tenantId = :tenantId', { tenantId });
+    if (from) query.andWhere('a.decidedAt >= :from', { from });
+    if (to) query.andWhere('a.decidedAt < :to', { to });
+    const rows = await query
+      .orderBy('a.decidedAt', 'DESC')
+      .addOrderBy('a.decisionId', 'DESC')
+      .take(sample as number)
+      .getMany();
+
+    const now = this.clock();
+    const facts = new MemoizedPolicyFacts(this.facts());
+    const before = new DecisionEngine({ facts, clock: () => now });
+    const after = new DecisionEngine({ facts: new OverlayPolicyFacts(facts, resolved), clock: () => now });
+    const flipped: ReplayFlip[] = [];
+    let skipped = 0;
+    for (const row of rows) {
+      let request: DecisionRequest;
+      let outcomes: [DecisionOutcome, DecisionOutcome];
+      try {
+        request = { caller: callerOf(row, permissionCodeOf(row)), resource: resourceOf(row) as DecisionRequest['resource'], action: row.action as DecisionRequest['action'] };
+        const [b, a] = await Promise.all([before.decide(request), after.decide(request)]);
+        outcomes = [b.outcome, a.outcome];
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        skipped++;
+        continue;
+      }
+      if (outcomes[0] === outcomes[1]) continue;
+      flipped.push({
+        decisionId: row.decisionId,
+        decidedAt: row.decidedAt.toISOString(),
+        callerKind: row.callerKind,
+        subject: row.subject,
+        ...(row.actor !== null ? { actor: row.actor } : {}),
+        ...(row.clientId !== null ? { clientId: row.clientId } : {}),
+        action: row.action,
+        resource: resourceOf(row),
+        recorded: row.outcome,
+        before: outcomes[0],
+        after: outcomes[1],
+      });
+    }
+    return { replayed: rows.length - skipped, skipped, flipped };
+  }
+
+  /**
+   * Checks the overlay's references against the stores (unknown role, code, feature or rule → 400,
+   * so a typo is not mistaken for "no effect") and loads the definitions the overlay needs.
+   */
+  async resolve(tenantId: string, overlay: PolicyOverlay): Promise<ResolvedOverlay> {
+    const problems: Record<string, string[]> = {};
+    const roleNames = unique(
+      [overlay.addRoleBindings, overlay.removeRoleBindings, overlay.addRolePermissions, overlay.removeRolePermissions].flatMap((l) => (l ?? []).map((e) => e.roleName)),
+    );
+    const codes = unique([...(overlay.addRolePermissions ?? []), ...(overlay.removeRolePermissions ?? [])].map((p) => p.permissionCode));
+    const featureCodes = unique((overlay.features ?? []).map((f) => f.code));
+    const ruleIds = unique(overlay.abacRules?.remove ?? []);
+    const [roles, knownCodes, features, rules] = await Promise.all([
+      roleNames.length ? this.catalog.roles(tenantId, roleNames) : [],
+      codes.length ? this.catalog.knownPermissions(codes) : [],
+      featureCodes.length ? this.catalog.definedFeatures(featureCodes) : [],
+      ruleIds.length ? this.catalog.abacRuleIds(tenantId, ruleIds) : [],
+    ]);
+    const missing = (wanted: string[], found: string[]) => wanted.filter((w) => !found.includes(w));
+    const unknownRoles = missing(roleNames, roles.map((r) => r.roleName));
+    if (unknownRoles.length) problems['overlay.roleName'] = [`unknown role(s) in this tenant: ${unknownRoles.join(', ')}`];
+    const unknownCodes = missing(codes, knownCodes);
+    if (unknownCodes.length) problems['overlay.permissionCode'] = [`not in the permission catalog: ${unknownCodes.join(', ')}`];
+    const unknownFeatures = missing(featureCodes, features);
+    if (unknownFeatures.length) problems['overlay.features'] = [`undefined feature(s): ${unknownFeatures.join(', ')}`];
+    const unknownRules = missing(ruleIds, rules);
+    if (unknownRules.length) problems['overlay.abacRules.remove'] = [`unknown ABAC rule(s) in this tenant: ${unknownRules.join(', ')}`];
+    if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+
+    const addedAbacRules = (overlay.abacRules?.add ?? []).map(
+      (rule, i): AbacRule => ({
+        id: rule.id ?? `simulated-${i + 1}`,
+        ...(rule.name ? { name: rule.name } : {}),
+        priority: rule.priority,
+        verdict: rule.verdict as AbacVerdict,
+        conditions: rule.conditions as AbacCondition[],
+        ...(rule.actions?.length ? { actions: rule.actions } : {}),
+        ...(rule.modules?.length ? { modules: rule.modules } : {}),
+        ...(rule.resourceTypes?.length ? { resourceTypes: rule.resourceTypes } : {}),
+        ...(rule.obligations?.length ? { obligations: rule.obligations } : {}),
+      }),
+    );
+    return { tenantId, overlay, roles: new Map(roles.map((r) => [r.roleName, r])), addedAbacRules };
+  }
+}

@@ -1,0 +1,39 @@
+import { Injectable } from '@nestjs/common';
+import { RpcPatterns, TrustedCaller, ValidationError } from '@lp/contracts';
+import { Page, pageOf } from '@lp/platform/http';
+import { RpcClient } from '@lp/platform/messaging';
+import { DecisionAuditQuery } from './dto/decision-audit.query';
+import { PolicyChangeQuery } from './dto/policy-change.query';
+import { DecisionAuditItemResponse, PolicyChangeResponse } from './dto/permission-audit.response';
+import { PolicyChangeLogRepository } from './policy-change-log.repository';
+
+/** `from` after `to` is a client error, not an empty page. */
+function checkWindow(query: { from?: string; to?: string }): void {
+  if (query.from !== undefined && query.to !== undefined && new Date(query.from) > new Date(query.to)) {
+    throw new ValidationError({ to: ['must not be before from'] });
+  }
+}
+
+/**
+ * Read side of governance: the decision audit (owned by authz-decision, asked over RPC with the
+ * caller, whose tenant bounds the query there) and the policy change log (ours).
+ */
+@Injectable()
+export class PermissionAuditService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly changes: PolicyChangeLogRepository,
+  ) {}
+
+  decisions(caller: TrustedCaller, query: DecisionAuditQuery): Promise<Page<DecisionAuditItemResponse>> {
+    checkWindow(query);
+    const { subject, outcome, from, to, pageIndex, pageSize } = query;
+    return this.rpc.send(RpcPatterns.authz.queryAudit, { caller, payload: { subject, outcome, from, to, pageIndex, pageSize } });
+  }
+
+  async changeLog(tenantId: string, query: PolicyChangeQuery): Promise<Page<PolicyChangeResponse>> {
+    checkWindow(query);
+    const [rows, total] = await this.changes.list(tenantId, query);
+    return pageOf(rows.map(PolicyChangeResponse.of), total, query);
+  }
+}
