@@ -7,6 +7,8 @@ import { CatalogModule } from './catalog';
 import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
+import { MenuModule } from './menu/menu.module';
+import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './roles/roles.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
@@ -25,7 +27,7 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [PolicyChangeModule, CatalogModule, RolesModule],
+  modules: [PolicyChangeModule, CatalogModule, RolesModule, PermissionsModule, MenuModule],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',
