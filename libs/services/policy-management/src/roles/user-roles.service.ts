@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { EventTypes, NotFoundError, TrustedCaller, UserRoleChangedPayload } from '@lp/contracts';
 import { Page, pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { MenuProjectionCache } from '../menu/menu-projection.cache';
@@ -26,14 +26,17 @@ export class UserRolesService {
   /** A user nobody has bound yet simply holds no roles: users belong to the identity owner, not to this store. */
   async list(tenantId: string, userId: string, page: PageQuery): Promise<Page<RoleResponse>> {
     const subject = requireUserId(userId);
-    const [rows, total] = await this.roles
-      .createQueryBuilder('r')
-      .innerJoin('authz.user_role', 'ur', 'ur.role_id = r.id AND ur.tenant_id = r.tenant_id')
-      .where('r.tenant_id = :tenantId AND ur.subject = :subject', { tenantId, subject })
-      .orderBy('r.name', 'ASC')
-      .skip(pageWindow(page).skip)
-      .take(pageWindow(page).take)
-      .getManyAndCount();
+    const { skip, take } = pageWindow(page);
+    const ids: Array<{ role_id: string }> = await this.roles.query(
+      `SELECT ur.role_id FROM authz.user_role ur WHERE ur.tenant_id = $1 AND ur.subject = $2`,
+      [tenantId, subject],
+    );
+    const [rows, total] = await this.roles.findAndCount({
+      where: { tenantId, id: In(ids.map((r) => r.role_id)) },
+      order: { name: 'ASC' },
+      skip,
+      take,
+    });
     return pageOf(rows.map(RoleResponse.of), total, page);
   }
 
