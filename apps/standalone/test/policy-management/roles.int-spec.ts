@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { CatalogIds } from '@lp/service/policy-management';
-import { PLATFORM_ADMIN_ROLE, SEEDED_TENANT } from '@lp/contracts';
+import { EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT } from '@lp/contracts';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
 
@@ -390,6 +390,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
            ($1, 'hana', '{authorization.abac-rule.view}', 'expired', now() - interval '1 minute', 'test', 'test')`,
         [SEEDED_TENANT],
       );
+      await platform.invalidate(EventTypes.authorization.temporaryGrantChanged, SEEDED_TENANT, { tenantId: SEEDED_TENANT, subject: 'hana' });
       const mine = await platform.as('hana').get(`${BASE}/me/permissions`).expect(200);
       expect(mine.body).toEqual({ tenantId: SEEDED_TENANT, subject: 'hana', codes: ['authorization.feature.view', 'authorization.role.view'] });
       const menu = await platform.as('hana').get(`${BASE}/me/menu`).expect(200);
