@@ -9,6 +9,8 @@ import { PermissionSimulationModule } from './permission-simulation/permission-s
 import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
+import { MenuModule } from './menu/menu.module';
+import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './roles/roles.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
@@ -27,7 +29,15 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [PolicyChangeModule, CatalogModule, RolesModule, PermissionAuditModule, PermissionSimulationModule],
+  modules: [
+    PolicyChangeModule,
+    CatalogModule,
+    RolesModule,
+    PermissionsModule,
+    MenuModule,
+    PermissionAuditModule,
+    PermissionSimulationModule,
+  ],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',

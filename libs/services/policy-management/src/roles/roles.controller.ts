@@ -1,10 +1,11 @@
-import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, TrustedCaller } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
 import { PageQuery } from '@lp/platform/http';
 import { Authorize } from '@lp/authz-guard';
-import { RolePage } from './dto/role.response';
+import { RolePage, RoleResponse } from './dto/role.response';
+import { SaveRoleDto } from './dto/save-role.dto';
 import { RolesService } from './roles.service';
 
 @ApiTags('roles')
@@ -18,5 +19,27 @@ export class RolesController {
   @ApiOkResponse({ type: RolePage })
   list(@Caller() caller: TrustedCaller, @Query() page: PageQuery) {
     return this.roles.list(caller.tenantId, page);
+  }
+
+  @Post()
+  @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.Create })
+  @ApiCreatedResponse({ type: RoleResponse })
+  create(@Caller() caller: TrustedCaller, @Body() body: SaveRoleDto): Promise<RoleResponse> {
+    return this.roles.create(caller, body);
+  }
+
+  @Put(':roleId')
+  @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.Update })
+  @ApiOkResponse({ type: RoleResponse })
+  update(@Caller() caller: TrustedCaller, @Param('roleId') roleId: string, @Body() body: SaveRoleDto): Promise<RoleResponse> {
+    return this.roles.update(caller, roleId, body);
+  }
+
+  @Delete(':roleId')
+  @HttpCode(204)
+  @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.Delete })
+  @ApiNoContentResponse()
+  delete(@Caller() caller: TrustedCaller, @Param('roleId') roleId: string): Promise<void> {
+    return this.roles.delete(caller, roleId);
   }
 }

@@ -1,13 +1,18 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MenuModule } from '../menu/menu.module';
 import { RoleEntity } from './entities/role.entity';
+import { RolePermissionsController } from './role-permissions.controller';
+import { RolePermissionsService } from './role-permissions.service';
 import { RoleRepository } from './role.repository';
 import { RolesController } from './roles.controller';
 import { RolesService } from './roles.service';
+import { UserRolesController } from './user-roles.controller';
+import { UserRolesService } from './user-roles.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RoleEntity])],
-  controllers: [RolesController],
-  providers: [RolesService, RoleRepository],
+  imports: [TypeOrmModule.forFeature([RoleEntity]), MenuModule],
+  controllers: [RolesController, UserRolesController, RolePermissionsController],
+  providers: [RolesService, RoleRepository, UserRolesService, RolePermissionsService],
 })
 export class RolesModule {}

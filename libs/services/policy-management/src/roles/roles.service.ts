@@ -1,14 +1,128 @@
 import { Injectable } from '@nestjs/common';
+import { EventTypes, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
 import { Page, pageOf, PageQuery } from '@lp/platform/http';
+import { MenuProjectionCache } from '../menu/menu-projection.cache';
+import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
+import { SaveRoleDto } from './dto/save-role.dto';
+import { RoleEntity } from './entities/role.entity';
+import { isProtectedRole, pgErrorCode, PG_UNIQUE_VIOLATION } from './path-params';
 import { RoleRepository } from './role.repository';
+import { lockRole } from './role-lookup';
+import { RoleNameTakenError, RoleProtectedError } from './roles.errors';
+
+type RoleEvent = { type: string; payload: RoleChangedPayload };
 
 @Injectable()
 export class RolesService {
-  constructor(private readonly repository: RoleRepository) {}
+  constructor(
+    private readonly repository: RoleRepository,
+    private readonly changes: PolicyChanges,
+    private readonly menu: MenuProjectionCache,
+  ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<RoleResponse>> {
     const [rows, total] = await this.repository.list(tenantId, page);
     return pageOf(rows.map(RoleResponse.of), total, page);
+  }
+
+  async create(caller: TrustedCaller, dto: SaveRoleDto): Promise<RoleResponse> {
+    const tenantId = caller.tenantId;
+    const { role, event } = await this.nameGuarded(dto.name, () =>
+      this.changes.apply(caller, async (tx) => {
+        const saved = await tx.manager.save(
+          tx.manager.create(RoleEntity, { tenantId, name: dto.name, description: dto.description ?? null, dataScope: dto.dataScope ?? 'tenant' }),
+        );
+        const response = RoleResponse.of(saved);
+        const event: RoleEvent = {
+          type: EventTypes.authorization.roleCreated,
+          payload: { tenantId, roleId: saved.id, roleName: saved.name, change: 'created' },
+        };
+        await tx.record({ change: 'role.created', tenantId, targetType: 'role', targetId: saved.id, after: response, events: [event] });
+        return { role: response, event };
+      }),
+    );
+    this.menu.forget(event.type, event.payload);
+    return role;
+  }
+
+  /**
+   * Fields left out keep their value (a rename alone never widens the data scope back to the
+   * default). A rename cascades to every binding and role-permission through the composite
+   * foreign keys. An update that changes nothing writes nothing.
+   */
+  async update(caller: TrustedCaller, roleId: string, dto: SaveRoleDto): Promise<RoleResponse> {
+    const tenantId = caller.tenantId;
+    const { role, event } = await this.nameGuarded(dto.name, () =>
+      this.changes.apply(caller, async (tx) => {
+        const current = await lockRole(tx.manager, tenantId, roleId, 'update');
+        const next = {
+          name: dto.name,
+          description: dto.description !== undefined ? dto.description : current.description,
+          dataScope: dto.dataScope ?? current.dataScope,
+        };
+        if (next.name !== current.name && isProtectedRole(tenantId, current.name)) throw new RoleProtectedError(current.name, 'renamed');
+        if (next.name === current.name && next.description === current.description && next.dataScope === current.dataScope) {
+          return { role: RoleResponse.of(current), event: null };
+        }
+        await tx.manager.update(RoleEntity, { id: current.id, tenantId }, next);
+        const updated = await tx.manager.findOneByOrFail(RoleEntity, { id: current.id, tenantId });
+        const before = RoleResponse.of(current);
+        const after = RoleResponse.of(updated);
+        const payload: RoleChangedPayload = { tenantId, roleId: updated.id, roleName: updated.name, change: 'updated' };
+        if (current.name !== updated.name) payload.previousName = current.name;
+        const event: RoleEvent = { type: EventTypes.authorization.roleUpdated, payload };
+        await tx.record({ change: 'role.updated', tenantId, targetType: 'role', targetId: updated.id, before, after, events: [event] });
+        return { role: after, event };
+      }),
+    );
+    if (event) this.menu.forget(event.type, event.payload);
+    return role;
+  }
+
+  /**
+   * Bindings and role-permissions go with the role (ON DELETE CASCADE). The event bumps the
+   * tenant's policy revision, so every former holder is decided afresh on the next request; the
+   * change log keeps who held the role and what it granted.
+   */
+  async delete(caller: TrustedCaller, roleId: string): Promise<void> {
+    const tenantId = caller.tenantId;
+    const event = await this.changes.apply(caller, async (tx) => {
+      const role = await lockRole(tx.manager, tenantId, roleId, 'update');
+      if (isProtectedRole(tenantId, role.name)) throw new RoleProtectedError(role.name, 'deleted');
+      const holders: Array<{ subject: string }> = await tx.manager.query(
+        `SELECT subject FROM authz.user_role WHERE tenant_id = $1 AND role_id = $2 ORDER BY subject`,
+        [tenantId, role.id],
+      );
+      const granted: Array<{ permission_code: string }> = await tx.manager.query(
+        `SELECT permission_code FROM authz.role_permission WHERE tenant_id = $1 AND role_id = $2 ORDER BY permission_code`,
+        [tenantId, role.id],
+      );
+      await tx.manager.delete(RoleEntity, { id: role.id, tenantId });
+      const event: RoleEvent = {
+        type: EventTypes.authorization.roleDeleted,
+        payload: { tenantId, roleId: role.id, roleName: role.name, change: 'deleted' },
+      };
+      await tx.record({
+        change: 'role.deleted',
+        tenantId,
+        targetType: 'role',
+        targetId: role.id,
+        before: { ...RoleResponse.of(role), holders: holders.map((h) => h.subject), permissionCodes: granted.map((g) => g.permission_code) },
+        events: [event],
+      });
+      return event;
+    });
+    this.menu.forget(event.type, event.payload);
+  }
+
+  /** The unique index (tenant, name) decides, also between two writes racing for one name. */
+  private async nameGuarded<T>(name: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw new RoleNameTakenError(name);
+      throw error;
+    }
   }
 }

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { EventTypes } from '@lp/contracts';
+import type { PermissionTree } from '../permissions/permission-tree';
+
+/** What a caller holds, projected: its effective codes and its menu. */
+export interface MenuProjection {
+  codes: string[];
+  menu: PermissionTree;
+  /** Epoch ms when the projection stops being true by itself (the earliest temporary grant expiry); null: never. */
+  validUntil: number | null;
+}
+
+/** Whose projections an `authorization.*` event makes stale in this process. */
+export type MenuDropPlan = { tenantId: string; subjects: string[] } | { tenantId: string; wholeTenant: true } | null;
+
+const A = EventTypes.authorization;
+/** A role's name, permissions or existence changed: every holder's menu may change, holders are not named. */
+const TENANT_EVENTS: readonly string[] = [A.roleCreated, A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
+/** The named subject's own bindings or grants changed. */
+const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.temporaryGrantChanged, A.delegationChanged];
+
+const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+
+/** Pure: the same reading of payloads as authz-decision's invalidation (`tenantId`, `subject`, `subjects`, `userId`). */
+export function menuDropPlan(eventType: string, payload: unknown, envelopeTenantId?: string | null): MenuDropPlan {
+  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+  const tenantId = text(p['tenantId']) ? p['tenantId'] : text(envelopeTenantId) ? envelopeTenantId : undefined;
+  if (tenantId === undefined) return null;
+  if (TENANT_EVENTS.includes(eventType)) return { tenantId, wholeTenant: true };
+  if (!SUBJECT_EVENTS.includes(eventType)) return null;
+  const listed = Array.isArray(p['subjects']) ? p['subjects'] : [];
+  const subjects = [...new Set([p['subject'], p['userId'], ...listed].filter(text))];
+  return subjects.length === 0 ? { tenantId, wholeTenant: true } : { tenantId, subjects };
+}
+
+interface Entry extends MenuProjection {
+  tenantId: string;
+}
+
+/**
+ * Per-process cache of menu projections by (tenant, subject). Every instance drops entries on the
+ * `authorization.*` events it receives (MenuInvalidationListener); the instance that made a change
+ * also drops them in-line, so its own next answer is already fresh. A projection computed while a
+ * drop happened is not stored (generation check), so a read racing a change cannot store the old
+ * state after the drop.
+ */
+@Injectable()
+export class MenuProjectionCache {
+  private readonly entries = new LRUCache<string, Entry>({ max: 10_000 });
+  private generation = 0;
+
+  private static key(tenantId: string, subject: string): string {
+    return JSON.stringify([tenantId, subject]);
+  }
+
+  /** The cached projection, unless it has outlived a temporary grant. */
+  get(tenantId: string, subject: string, now = Date.now()): MenuProjection | undefined {
+    const key = MenuProjectionCache.key(tenantId, subject);
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.validUntil !== null && now >= entry.validUntil) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return { codes: entry.codes, menu: entry.menu, validUntil: entry.validUntil };
+  }
+
+  /** Take before reading the store; pass to `set`. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  /** Stores the projection unless something was dropped since `ticket` was taken. */
+  set(tenantId: string, subject: string, projection: MenuProjection, ticket: number): void {
+    if (ticket !== this.generation) return;
+    this.entries.set(MenuProjectionCache.key(tenantId, subject), { ...projection, tenantId });
+  }
+
+  /** Drops what the event makes stale; returns the plan applied (for logs and tests). */
+  forget(eventType: string, payload: unknown, envelopeTenantId?: string | null): MenuDropPlan {
+    const plan = menuDropPlan(eventType, payload, envelopeTenantId);
+    if (plan === null) return null;
+    this.generation++;
+    if ('subjects' in plan) {
+      for (const subject of plan.subjects) this.entries.delete(MenuProjectionCache.key(plan.tenantId, subject));
+    } else {
+      const stale = [...this.entries.entries()].filter(([, e]) => e.tenantId === plan.tenantId).map(([k]) => k);
+      for (const key of stale) this.entries.delete(key);
+    }
+    return plan;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
