@@ -1,12 +1,5 @@
 import { DomainError } from '@lp/contracts';
 
-/** Some requested codes are not in the permission catalog. */
-export class PermissionUnknownError extends DomainError {
-  constructor(readonly codes: string[]) {
-    super('Authorization.PermissionUnknown', 422, `Not in the permission catalog: ${codes.join(', ')}.`, { permissionCodes: codes.map((c) => `unknown permission ${c}`) });
-  }
-}
-
 /** A delegation may only pass on codes the delegator holds itself right now. */
 export class DelegationExceedsDelegatorError extends DomainError {
   constructor(readonly codes: string[]) {

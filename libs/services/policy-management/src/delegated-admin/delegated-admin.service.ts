@@ -7,7 +7,8 @@ import { CreateDelegationDto } from './dto/create-delegation.dto';
 import { DelegationResponse } from './dto/delegation.response';
 import { ListDelegationsQuery } from './dto/list-delegations.query';
 import { DelegatedAdminRepository } from './delegated-admin.repository';
-import { DelegationAlreadyRevokedError, DelegationByNonUserError, DelegationExceedsDelegatorError, PermissionUnknownError } from './delegated-admin.errors';
+import { PermissionUnknownError } from '../catalog/permission-unknown.error';
+import { DelegationAlreadyRevokedError, DelegationByNonUserError, DelegationExceedsDelegatorError } from './delegated-admin.errors';
 import { delegationExpiryProblem } from './delegation-window';
 
 /**

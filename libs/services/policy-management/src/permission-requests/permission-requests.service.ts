@@ -3,7 +3,7 @@ import { EventTypes, PermissionRequestChangedPayload, TrustedCaller } from '@lp/
 import { Page, pageOf } from '@lp/platform/http';
 import { PermissionRequestEntity } from '../policy-store/entities/permission-request.entity';
 import { PolicyChanges } from '../policy-change/policy-changes';
-import { PermissionUnknownError } from '../delegated-admin/delegated-admin.errors';
+import { PermissionUnknownError } from '../catalog/permission-unknown.error';
 import { CreatePermissionRequestDto } from './dto/create-permission-request.dto';
 import { ListPermissionRequestsQuery } from './dto/list-permission-requests.query';
 import { PermissionRequestResponse } from './dto/permission-request.response';
