@@ -127,6 +127,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     await platform.as('dora', 'default', { actor: 'frank' }).get('/api/authorization/roles').expect(200);
   });
 
+  it('stops covering a code once the delegator loses it, and stops entirely at its expiry', async () => {
+    await grantRole('default', 'lena', 'lena-role', [MANAGE, ROLE_VIEW]);
+    const { body } = await delegate({ actor: 'max', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }, 'lena').expect(201);
+    const max = () => platform.as('lena', 'default', { actor: 'max' });
+    await max().get('/api/authorization/roles').expect(200);
+
+    // The delegator loses the code: the delegation no longer widens anything.
+    await platform.sql.query(`DELETE FROM authz.user_role WHERE tenant_id = 'default' AND subject = 'lena'`);
+    await platform.invalidate(EventTypes.authorization.userRoleRevoked, 'default', { tenantId: 'default', subject: 'lena' });
+    await max().get('/api/authorization/roles').expect(403);
+    await grantRole('default', 'lena', 'lena-role-2', [ROLE_VIEW]);
+    await max().get('/api/authorization/roles').expect(200);
+
+    // Expiry: delegated callers bypass the decision cache, so the first request after it is denied.
+    await platform.sql.query(`UPDATE authz.delegated_grant SET expires_at = now() + interval '2 seconds' WHERE id = $1`, [body.id]);
+    const [{ expires }] = await platform.sql.query(`SELECT expires_at AS expires FROM authz.delegated_grant WHERE id = $1`, [body.id]);
+    await platform.invalidate(EventTypes.authorization.delegationChanged, 'default', { tenantId: 'default', subjects: ['lena', 'max'] });
+    await max().get('/api/authorization/roles').expect(200);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, new Date(expires).getTime() - Date.now() + 50)));
+    await max().get('/api/authorization/roles').expect(403);
+    const listed = await platform.as().get(`${BASE}?scope=tenant&pageSize=100`).expect(200);
+    expect(listed.body.items.find((d: { id: string }) => d.id === body.id).status).toBe('expired');
+  });
+
   it('lists what the caller made, what it received, or the whole tenant', async () => {
     await grantRole('default', 'vic', 'vic-role', ['authorization.delegated-admin.view', MANAGE, ROLE_VIEW]);
     const made = await delegate({ actor: 'walt', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }, 'vic').expect(201);

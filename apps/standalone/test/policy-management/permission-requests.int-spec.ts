@@ -212,6 +212,17 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     await supertest(platform.policy.http).get(`${BASE}/mine`).expect(401);
   });
 
+  it('leaves a request whose approval runs through a workflow instance to that instance (409 on the routes)', async () => {
+    const request = await file('nina');
+    await platform.sql.query(`UPDATE authz.permission_request SET workflow_instance_id = 'wf-42' WHERE id = $1`, [request.id]);
+    const before = await written();
+    expectProblem(await platform.as().post(`${BASE}/${request.id}/approve`).send({}), 409, 'Authorization.RequestDecidedByWorkflow');
+    expectProblem(await platform.as().post(`${BASE}/${request.id}/reject`).send({}), 409, 'Authorization.RequestDecidedByWorkflow');
+    expect(await written()).toEqual(before);
+    const mine = await platform.as('nina').get(`${BASE}/mine`).expect(200);
+    expect(mine.body.items[0]).toMatchObject({ id: request.id, status: 'pending', workflowInstanceId: 'wf-42' });
+  });
+
   it('only a user files for itself: an application or a delegate is refused (403), nothing written', async () => {
     const before = await written();
     const body = { permissionCodes: [ROLE_VIEW], durationSeconds: 60, reason: 'x' };
