@@ -12,6 +12,8 @@ import { RoleEntity } from './roles/entities/role.entity';
 import { MenuModule } from './menu/menu.module';
 import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './roles/roles.module';
+import { DelegatedAdminModule } from './delegated-admin/delegated-admin.module';
+import { PermissionRequestsModule } from './permission-requests/permission-requests.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -37,6 +39,8 @@ export const policyManagementService = defineService({
     MenuModule,
     PermissionAuditModule,
     PermissionSimulationModule,
+    DelegatedAdminModule,
+    PermissionRequestsModule,
   ],
   openApi: {
     title: 'Policy management',
