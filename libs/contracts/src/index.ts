@@ -9,3 +9,4 @@ export * from './lib/problem';
 export * from './lib/domain-error';
 export * from './lib/permission-catalog';
 export * from './lib/authorization-events';
+export * from './lib/abac-rule-model';
