@@ -3,7 +3,9 @@ import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
+import { AbacRulesModule } from './abac-rules/abac-rules.module';
 import { CatalogModule } from './catalog';
+import { FeaturesModule } from './features/features.module';
 import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
@@ -25,7 +27,7 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [PolicyChangeModule, CatalogModule, RolesModule],
+  modules: [PolicyChangeModule, CatalogModule, RolesModule, AbacRulesModule, FeaturesModule],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',
