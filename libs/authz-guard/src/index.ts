@@ -5,3 +5,4 @@ export * from './lib/resource-facts-loader';
 export * from './lib/data-scope.query';
 export * from './lib/permission-collector';
 export * from './lib/authz-guard.module';
+export * from './lib/permission-check';

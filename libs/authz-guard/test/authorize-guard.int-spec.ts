@@ -17,6 +17,7 @@ import {
   Authorize,
   AuthzGuardModule,
   CurrentDataScope,
+  PermissionCheck,
   PermissionCollector,
   ResourceFactsInput,
   ResourceFactsLoader,
@@ -72,11 +73,14 @@ class WidgetFacts implements ResourceFactsLoader {
   }
 }
 
-const handlerRuns = { create: 0 };
+const handlerRuns = { create: 0, publish: 0 };
 
 @Controller('widgets')
 class WidgetController {
-  constructor(@InjectDataSource() private readonly ds: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly ds: DataSource,
+    private readonly permissions: PermissionCheck,
+  ) {}
 
   @Post()
   @Authorize({ module: 'inventory', resource: 'widget', action: AuthorizationAction.Create })
@@ -99,6 +103,15 @@ class WidgetController {
   @Authorize({ module: 'inventory', resource: 'widget', action: AuthorizationAction.Update, facts: WidgetFacts })
   close(@Param('id') id: string) {
     return { closed: id };
+  }
+
+  /** Publishing needs Approve on top of the route's Update: asked inside the handler. */
+  @Post(':id/publish')
+  @Authorize({ module: 'inventory', resource: 'widget', action: AuthorizationAction.Update })
+  async publish(@Caller() caller: TrustedCaller, @Param('id') id: string) {
+    await this.permissions.require(caller, { module: 'inventory', resource: 'widget', action: AuthorizationAction.Approve, facts: { resourceId: id } });
+    handlerRuns.publish += 1;
+    return { published: id };
   }
 
   @Get('undeclared')
@@ -172,6 +185,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     decisionServer.received = [];
     decisionServer.script = () => permit();
     handlerRuns.create = 0;
+    handlerRuns.publish = 0;
   });
 
   async function widgetCount(): Promise<number> {
@@ -240,6 +254,22 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     const tenant = await request(app.getHttpServer()).get('/widgets').set('Authorization', `Bearer ${token('alice')}`).expect(200);
     expect(tenant.body).toEqual(expect.arrayContaining(['w-acme-1', 'w-acme-2']));
     expect(tenant.body).not.toContain('w-other');
+  });
+
+  it('PermissionCheck asks for a further permission inside the handler, for the same caller, and a refusal is a 403', async () => {
+    decisionServer.script = (req) => (req.action === AuthorizationAction.Approve ? refuse('Deny') : permit());
+    const denied = await request(app.getHttpServer()).post('/widgets/w-acme-1/publish').set('Authorization', `Bearer ${token('alice')}`).expect(403);
+    expect(denied.body.code).toBe('Authorization.Denied');
+    expect(handlerRuns.publish).toBe(0);
+    expect(decisionServer.received.map((r) => r.action)).toEqual([AuthorizationAction.Update, AuthorizationAction.Approve]);
+    expect(decisionServer.received[1]).toMatchObject({
+      caller: { subject: 'alice', tenantId: 'acme' },
+      resource: { module: 'inventory', resourceType: 'widget', resourceId: 'w-acme-1' },
+    });
+
+    decisionServer.script = () => permit();
+    await request(app.getHttpServer()).post('/widgets/w-acme-1/publish').set('Authorization', `Bearer ${token('alice')}`).expect(201, { published: 'w-acme-1' });
+    expect(handlerRuns.publish).toBe(1);
   });
 
   it('denies a route that declares no permission (fail-closed default)', async () => {

@@ -10,3 +10,4 @@ export * from './lib/domain-error';
 export * from './lib/permission-catalog';
 export * from './lib/authorization-events';
 export * from './lib/simulation';
+export * from './lib/abac-rule-model';

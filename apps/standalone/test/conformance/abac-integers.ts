@@ -4,8 +4,9 @@ import { resolve } from 'node:path';
 /*
  * Spec §2 persists an ABAC rule's verdict and its conditions' field and operator as integer
  * enumerations. The corpus may write them by name; `authz.abac_rule` holds the integers. These are
- * the persisted values (the decision core's `abac-rule.ts` says they are never renumbered); the
- * spec checks them against that file's enum declarations (`enumDeclaredIn`), so they cannot drift.
+ * the persisted values (the shared ABAC rule model in `@lp/contracts`, which the decision core and
+ * policy-management both use, says they are never renumbered); the spec checks them against that
+ * file's enum declarations (`enumDeclaredIn`), so they cannot drift.
  */
 
 export const ABAC_VERDICTS: Readonly<Record<string, number>> = { Allow: 1, Deny: 2 };
@@ -36,9 +37,9 @@ export const ABAC_OPERATORS: Readonly<Record<string, number>> = {
   NotExists: 10,
 };
 
-export const ABAC_RULE_SOURCE = resolve(__dirname, '../../../../libs/services/authz-decision/src/decision/abac-rule.ts');
+export const ABAC_RULE_SOURCE = resolve(__dirname, '../../../../libs/contracts/src/lib/abac-rule-model.ts');
 
-/** `Name = 1` members of `export enum {name} { ... }` in the decision core's source, read as text. */
+/** `Name = 1` members of `export enum {name} { ... }` in the shared model's source, read as text. */
 export function enumDeclaredIn(source: string, name: string): Record<string, number> {
   const body = new RegExp(`export enum ${name} \\{([^}]*)\\}`).exec(source)?.[1];
   if (body === undefined) throw new Error(`enum ${name} not found in ${ABAC_RULE_SOURCE}`);

@@ -1,11 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuard, AuthorizeGuardOptions } from './authorize.guard';
+import { PermissionCheck } from './permission-check';
 import { PermissionCollector } from './permission-collector';
 
 /**
  * Registers the authorization guard for every route and RPC handler of the app. Import it after the
- * authentication module so the caller is established before the decision is asked for.
+ * authentication module so the caller is established before the decision is asked for. Handlers
+ * that need a further permission inject `PermissionCheck`.
  */
 @Module({})
 export class AuthzGuardModule {
@@ -18,8 +20,9 @@ export class AuthzGuardModule {
         { provide: AUTHORIZE_GUARD_OPTIONS, useValue: options },
         { provide: APP_GUARD, useClass: AuthorizeGuard },
         PermissionCollector,
+        PermissionCheck,
       ],
-      exports: [PermissionCollector],
+      exports: [PermissionCollector, PermissionCheck],
     };
   }
 }

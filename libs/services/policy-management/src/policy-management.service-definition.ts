@@ -3,9 +3,11 @@ import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
+import { AbacRulesModule } from './abac-rules/abac-rules.module';
 import { CatalogModule } from './catalog';
 import { PermissionAuditModule } from './permission-audit/permission-audit.module';
 import { PermissionSimulationModule } from './permission-simulation/permission-simulation.module';
+import { FeaturesModule } from './features/features.module';
 import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
@@ -41,6 +43,8 @@ export const policyManagementService = defineService({
     PermissionSimulationModule,
     DelegatedAdminModule,
     PermissionRequestsModule,
+    AbacRulesModule,
+    FeaturesModule,
   ],
   openApi: {
     title: 'Policy management',

@@ -1,34 +1,10 @@
-import { AuthorizationAction, DecisionRequest, isAuthorizationAction } from '@lp/contracts';
+import { ABAC_FIELD_TYPES, abacConditionProblem, AuthorizationAction, DecisionRequest, isAbacMember, isAuthorizationAction } from '@lp/contracts';
 import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacScalar, AbacVerdict } from './abac-rule';
 import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome } from './evaluator';
 import { PolicyFactsReader } from './policy-facts';
 
-type FactType = 'string' | 'number' | 'boolean';
-
-/** The JSON type of each field's fact; a condition whose value has another type is malformed. */
-export const ABAC_FIELD_TYPES: Readonly<Record<AbacField, FactType>> = {
-  [AbacField.ResourceStatus]: 'string',
-  [AbacField.ResourceAmount]: 'number',
-  [AbacField.ResourceSensitivity]: 'string',
-  [AbacField.ResourceOwner]: 'string',
-  [AbacField.ResourceOffice]: 'string',
-  [AbacField.CallerKind]: 'string',
-  [AbacField.CallerIsOwner]: 'boolean',
-  [AbacField.CallerSubject]: 'string',
-  [AbacField.CallerClientId]: 'string',
-  [AbacField.CallerActor]: 'string',
-};
-
-const ORDERING_OPERATORS = new Set<AbacOperator>([
-  AbacOperator.GreaterThan,
-  AbacOperator.GreaterThanOrEqual,
-  AbacOperator.LessThan,
-  AbacOperator.LessThanOrEqual,
-]);
-
-function isMember<E extends Record<string, string | number>>(enumeration: E, value: unknown): boolean {
-  return typeof value === 'number' && typeof (enumeration as Record<number, unknown>)[value] === 'string';
-}
+/** The JSON type of each field's fact (the contract's table, re-exported for the core's callers). */
+export { ABAC_FIELD_TYPES };
 
 /** The fact a field names, or `undefined` when the request does not carry it. */
 export function abacFact(field: AbacField, { caller, resource }: DecisionRequest): AbacScalar | undefined {
@@ -57,23 +33,7 @@ export function abacFact(field: AbacField, { caller, resource }: DecisionRequest
 }
 
 function conditionProblem(condition: AbacCondition, index: number): string | undefined {
-  if (typeof condition !== 'object' || condition === null) return `condition ${index} is not an object`;
-  const { field, operator, value } = condition;
-  if (!isMember(AbacField, field)) return `condition ${index} has unknown field ${String(field)}`;
-  if (!isMember(AbacOperator, operator)) return `condition ${index} has unknown operator ${String(operator)}`;
-  const type = ABAC_FIELD_TYPES[field];
-  if (operator === AbacOperator.Exists || operator === AbacOperator.NotExists) return undefined;
-  if (ORDERING_OPERATORS.has(operator)) {
-    return type === 'number' && typeof value === 'number' && Number.isFinite(value)
-      ? undefined
-      : `condition ${index} orders a ${type} field by ${JSON.stringify(value)}`;
-  }
-  if (operator === AbacOperator.In || operator === AbacOperator.NotIn) {
-    return Array.isArray(value) && value.every((item) => typeof item === type)
-      ? undefined
-      : `condition ${index} needs an array of ${type} values`;
-  }
-  return typeof value === type ? undefined : `condition ${index} needs a ${type} value`;
+  return abacConditionProblem(condition, `condition ${index}`);
 }
 
 function isListOf(value: unknown, check: (item: unknown) => boolean): boolean {
@@ -88,7 +48,7 @@ function filterProblem(rule: AbacRule): string | undefined {
 }
 
 function bodyProblem(rule: AbacRule): string | undefined {
-  if (!isMember(AbacVerdict, rule.verdict)) return `unknown verdict ${String(rule.verdict)}`;
+  if (!isAbacMember(AbacVerdict, rule.verdict)) return `unknown verdict ${String(rule.verdict)}`;
   if (!Array.isArray(rule.conditions)) return 'conditions are not a list';
   for (let i = 0; i < rule.conditions.length; i++) {
     const problem = conditionProblem(rule.conditions[i], i);

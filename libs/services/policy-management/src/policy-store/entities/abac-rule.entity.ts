@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Update
 
 /**
  * A stored ABAC condition: `field` and `operator` are the decision core's integer enumerations
- * (`AbacField`, `AbacOperator` in authz-decision's abac-rule.ts; never renumbered, 0 unused).
+ * (`AbacField`, `AbacOperator` of `@lp/contracts` abac-rule-model; never renumbered, 0 unused).
  * `ck_abac_rule_conditions` rejects a condition whose field or operator is not an integer.
  */
 export interface AbacConditionRecord {
