@@ -59,12 +59,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     expect(decision.definition.database.schema).toBe('authz_audit');
   });
 
-  it('guards the first route through a real RPC to authz-decision, which denies a caller holding no role', async () => {
+  it('guards routes through a real RPC to authz-decision: a caller holding no role is denied, the seeded admin permitted', async () => {
     const policy = byName('policy-management');
     await request(policy.http).get('/api/authorization/roles').expect(401);
-    const token = signAccessToken({ sub: 'admin', tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
-    const res = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`).expect(403);
+    const sign = (sub: string) => signAccessToken({ sub, tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const res = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${sign('nobody')}`).expect(403);
     expect(res.body.code).toBe('Authorization.Denied');
+    await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${sign('admin')}`).expect(200);
   });
 
   it('serves its OpenAPI document with the bearer scheme', async () => {
