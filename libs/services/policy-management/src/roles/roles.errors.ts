@@ -13,10 +13,3 @@ export class RoleProtectedError extends DomainError {
     super('Authorization.RoleProtected', 409, `The seeded role "${name}" cannot be ${what}.`);
   }
 }
-
-/** The permission named in a grant is not in the global catalog. */
-export class PermissionUnknownError extends DomainError {
-  constructor(permission: string) {
-    super('Authorization.PermissionUnknown', 422, `Permission "${permission}" is not in the permission catalog.`);
-  }
-}
