@@ -8,6 +8,8 @@ import { PolicyChangeModule } from './policy-change';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { RoleEntity } from './roles/entities/role.entity';
 import { RolesModule } from './roles/roles.module';
+import { SharingModule } from './sharing/sharing.module';
+import { FieldSecurityModule } from './field-security/field-security.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -25,7 +27,7 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
     ],
   },
-  modules: [PolicyChangeModule, CatalogModule, RolesModule],
+  modules: [PolicyChangeModule, CatalogModule, RolesModule, SharingModule, FieldSecurityModule],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',
