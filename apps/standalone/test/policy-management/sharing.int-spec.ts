@@ -9,6 +9,7 @@ const A = EventTypes.authorization;
 interface Decision {
   outcome: string;
   reasons: Array<{ evaluator: string; verdict: string; reason: string }>;
+  dataScope: Record<string, unknown>;
 }
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharing', () => {
@@ -73,6 +74,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       const view = await decide('carol', 'View');
       expect(rebacAllows(view)).toBe(true);
       expect(view.reasons.find((r) => r.evaluator === 'ReBAC')?.reason).toContain('viewer');
+      // The DataScope comes from the relation: that very instance.
+      expect(view.dataScope).toEqual({ kind: 'instances', tenantId: 'default', resourceType: 'case', resourceIds: ['c-1'] });
       expect((await decide('carol', 'Update')).outcome).not.toBe('Permit');
       expect((await decide('carol', 'View', 'c-2')).outcome).not.toBe('Permit');
       expect((await decide('carol', 'View', 'c-1', 'acme')).outcome).not.toBe('Permit');
@@ -164,7 +167,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
         roleId,
       ]);
       await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'dave' });
-      expect(rebacAllows(await decide('dave', 'View', 'c-2'))).toBe(true);
+      const viaRole = await decide('dave', 'View', 'c-2');
+      expect(rebacAllows(viaRole)).toBe(true);
+      expect(viaRole.reasons.find((r) => r.evaluator === 'ReBAC')?.reason).toContain('member');
+      expect(viaRole.dataScope).toEqual({ kind: 'instances', tenantId: 'default', resourceType: 'case', resourceIds: ['c-2'] });
+      // Again (a decision-cache hit): the DataScope is recomputed from the relations all the same.
+      expect((await decide('dave', 'View', 'c-2')).dataScope).toEqual(viaRole.dataScope);
       expect(rebacAllows(await decide('dave', 'Update', 'c-2'))).toBe(true);
       expect((await decide('dave', 'Delete', 'c-2')).outcome).not.toBe('Permit');
       // Another holder-less user is not reached by the role share.
@@ -173,6 +181,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       await platform.sql.query(`DELETE FROM authz.user_role WHERE tenant_id = 'default' AND subject = 'dave' AND role_id = $1`, [roleId]);
       await platform.invalidate(A.userRoleRevoked, 'default', { tenantId: 'default', subject: 'dave' });
       expect((await decide('dave', 'View', 'c-2')).outcome).toBe('NoMatchingPolicy');
+    });
+
+    it('stops applying on the next decision when the role is deleted (its bindings go with it)', async () => {
+      const tempRole = await addRole('default', 'temp-team');
+      await platform.as().post(SHARING).send({ resourceType: 'client', resourceId: 'k-1', subject: 'temp-team', subjectKind: 'role', relation: 'viewer' }).expect(201);
+      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'gus', $1, 'temp-team', 'test')`, [
+        tempRole,
+      ]);
+      await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'gus' });
+      expect(rebacAllows(await decide('gus', 'View', 'k-1', 'default', 'client'))).toBe(true);
+
+      await platform.sql.query(`DELETE FROM authz.role WHERE id = $1`, [tempRole]);
+      await platform.invalidate(A.roleDeleted, 'default', { tenantId: 'default', roleId: tempRole, roleName: 'temp-team', change: 'deleted' });
+      expect((await decide('gus', 'View', 'k-1', 'default', 'client')).outcome).toBe('NoMatchingPolicy');
     });
 
     it('must name a role of the caller’s tenant: 422 Authorization.Sharing.RoleUnknown, nothing written', async () => {
