@@ -16,6 +16,8 @@ import { PermissionsModule } from './permissions/permissions.module';
 import { RolesModule } from './roles/roles.module';
 import { DelegatedAdminModule } from './delegated-admin/delegated-admin.module';
 import { PermissionRequestsModule } from './permission-requests/permission-requests.module';
+import { SharingModule } from './sharing/sharing.module';
+import { FieldSecurityModule } from './field-security/field-security.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -45,6 +47,8 @@ export const policyManagementService = defineService({
     PermissionRequestsModule,
     AbacRulesModule,
     FeaturesModule,
+    SharingModule,
+    FieldSecurityModule,
   ],
   openApi: {
     title: 'Policy management',

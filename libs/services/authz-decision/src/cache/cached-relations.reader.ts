@@ -1,14 +1,17 @@
 import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PolicyFactsReader, ResourceRelation } from '../decision';
-import { DecisionRevisionKeys } from './decision-revision-keys';
+import { rebacRevisionNames } from './decision-revision-keys';
 import { RevisionReadScope } from './revision-read-scope';
 
 export const DEFAULT_REBAC_CACHE_TTL_MS = 60_000;
 
 /**
  * The ReBAC cache (spec §1, Cache behavior 4): relation lookups cached under the tenant's ReBAC
- * revision only, bumped by relation (sharing) changes. The other facts pass straight through.
+ * revision, bumped by relation (sharing) changes and by role renames and deletions, and the
+ * subject's ReBAC revision, bumped when the subject is assigned or loses a role (a role share
+ * applies to every holder of the role). Permission-cache bumps (policy, subject, feature) never
+ * reach it. The other facts pass straight through.
  * A failing relation store still rejects (the ReBAC evaluator fails closed); an unreachable cache
  * only costs a direct read.
  */
@@ -29,8 +32,8 @@ export class CachedRelationsReader implements PolicyFactsReader {
   async relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
     let key: string | undefined;
     try {
-      const [revision] = await RevisionReadScope.read(this.revisions, [DecisionRevisionKeys.rebac(tenantId)]);
-      key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revision])}`;
+      const revisions = await RevisionReadScope.read(this.revisions, rebacRevisionNames(tenantId, subject));
+      key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revisions])}`;
       const hit = await this.cache.get<ResourceRelation[]>(key);
       if (hit) return hit;
     } catch (error) {

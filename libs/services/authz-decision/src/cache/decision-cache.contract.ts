@@ -145,8 +145,9 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       const policy = [K.tenantPolicy('t1'), K.subject('t1', 'alice'), K.featureGlobal, K.featureTenant('t1')];
       const before = await adapters.revisions.read(scopeAndRelations);
 
-      // Everything that clears the permission cache...
-      for (const type of [A.roleUpdated, A.rolePermissionChanged, A.abacRuleChanged]) {
+      // Everything that clears the permission cache... (a role rename or deletion also changes whom a
+      // share with the role reaches, so it bumps ReBAC on its own account: see policy-invalidation.ts)
+      for (const type of [A.roleCreated, A.rolePermissionChanged, A.abacRuleChanged]) {
         await invalidation.handle(createEventEnvelope(type, {}, { tenantId: 't1' }));
       }
       await invalidation.handle(createEventEnvelope(A.featureChanged, { scope: 'global' }, { tenantId: null }));

@@ -165,6 +165,7 @@ describe('DecisionRevisionKeys', () => {
     expect(DecisionRevisionKeys.dataScopeTenant('t1')).toBe('rev:scope:t1');
     expect(DecisionRevisionKeys.dataScopeSubject('t1', 'alice')).toBe('rev:scope:t1:alice');
     expect(DecisionRevisionKeys.rebac('t1')).toBe('rev:rebac:t1');
+    expect(DecisionRevisionKeys.rebacSubject('t1', 'alice')).toBe('rev:rebac:t1:alice');
   });
 
   it('never gives two tenant/subject pairs one counter, whatever their characters', () => {
@@ -173,6 +174,8 @@ describe('DecisionRevisionKeys', () => {
         fc.pre(t1 !== t2 || s1 !== s2);
         expect(DecisionRevisionKeys.subject(t1, s1)).not.toBe(DecisionRevisionKeys.subject(t2, s2));
         expect(DecisionRevisionKeys.dataScopeSubject(t1, s1)).not.toBe(DecisionRevisionKeys.dataScopeTenant(t2));
+        expect(DecisionRevisionKeys.rebacSubject(t1, s1)).not.toBe(DecisionRevisionKeys.rebacSubject(t2, s2));
+        expect(DecisionRevisionKeys.rebacSubject(t1, s1)).not.toBe(DecisionRevisionKeys.rebac(t2));
       }),
     );
     expect(DecisionRevisionKeys.subject('a:b', 'c')).not.toBe(DecisionRevisionKeys.subject('a', 'b:c'));

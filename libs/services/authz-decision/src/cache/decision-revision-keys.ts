@@ -37,6 +37,12 @@ export const DecisionRevisionKeys = {
   dataScopeSubject: (tenantId: string, subject: string) => `rev:scope:${segment(tenantId)}:${segment(subject)}`,
   /** ReBAC relation cache of a tenant; also part of the decision key. */
   rebac: (tenantId: string) => `rev:rebac:${segment(tenantId)}`,
+  /**
+   * ReBAC relation cache, one subject's part: a share with a role applies to every holder of the
+   * role, so assigning or revoking a role changes the subject's relations without any relation row
+   * changing. Not in the decision key (the subject revision, bumped by the same events, is).
+   */
+  rebacSubject: (tenantId: string, subject: string) => `rev:rebac:${segment(tenantId)}:${segment(subject)}`,
 } as const;
 
 /**
@@ -82,4 +88,9 @@ export function decisionRevisionValues(revisions: DecisionCacheRevisions): numbe
 /** The counters of a DataScope cache entry for `subject` (for the DataScope cache's key). */
 export function dataScopeRevisionNames(tenantId: string, subject: string): string[] {
   return [DecisionRevisionKeys.dataScopeTenant(tenantId), DecisionRevisionKeys.dataScopeSubject(tenantId, subject)];
+}
+
+/** The counters of a ReBAC relation cache entry for `subject` (for the relation cache's key). */
+export function rebacRevisionNames(tenantId: string, subject: string): string[] {
+  return [DecisionRevisionKeys.rebac(tenantId), DecisionRevisionKeys.rebacSubject(tenantId, subject)];
 }

@@ -14,8 +14,8 @@ function event(type: string, tenantId: string | null, payload: unknown = {}): Ev
 describe('invalidationPlan', () => {
   it.each([
     [A.roleCreated, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
-    [A.roleUpdated, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
-    [A.roleDeleted, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
+    [A.roleUpdated, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1'), K.rebac('t1')]],
+    [A.roleDeleted, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1'), K.rebac('t1')]],
     [A.rolePermissionChanged, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
     [A.abacRuleChanged, 't1', {}, [K.tenantPolicy('t1')]],
     [A.abacRuleChanged, 't1', { tenantId: 't2' }, [K.tenantPolicy('t2')]],
@@ -27,15 +27,22 @@ describe('invalidationPlan', () => {
     [A.featureChanged, null, {}, [K.featureGlobal]],
     [A.featureChanged, null, { scope: 'tenant' }, [K.featureGlobal]],
     [A.featureChanged, 't1', { scope: 'galaxy' }, [K.featureGlobal]],
-    [A.userRoleAssigned, 't1', { subject: 'bob', actor: 'admin' }, [K.subject('t1', 'bob'), K.dataScopeSubject('t1', 'bob')]],
-    [A.userRoleRevoked, 't1', { userId: 'bob', actor: 'admin' }, [K.subject('t1', 'bob'), K.dataScopeSubject('t1', 'bob')]],
+    [A.userRoleAssigned, 't1', { subject: 'bob', actor: 'admin' }, [K.subject('t1', 'bob'), K.dataScopeSubject('t1', 'bob'), K.rebacSubject('t1', 'bob')]],
+    [A.userRoleRevoked, 't1', { userId: 'bob', actor: 'admin' }, [K.subject('t1', 'bob'), K.dataScopeSubject('t1', 'bob'), K.rebacSubject('t1', 'bob')]],
     [
       A.userRoleAssigned,
       't1',
       { subjects: ['bob', 'carol'], subject: 'bob' },
-      [K.subject('t1', 'bob'), K.dataScopeSubject('t1', 'bob'), K.subject('t1', 'carol'), K.dataScopeSubject('t1', 'carol')],
+      [
+        K.subject('t1', 'bob'),
+        K.dataScopeSubject('t1', 'bob'),
+        K.rebacSubject('t1', 'bob'),
+        K.subject('t1', 'carol'),
+        K.dataScopeSubject('t1', 'carol'),
+        K.rebacSubject('t1', 'carol'),
+      ],
     ],
-    [A.userRoleAssigned, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
+    [A.userRoleAssigned, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1'), K.rebac('t1')]],
     [A.delegationChanged, 't1', { subject: 'alice', actor: 'bob' }, [K.subject('t1', 'alice'), K.dataScopeSubject('t1', 'alice')]],
     [A.temporaryGrantChanged, 't1', { subject: 'alice' }, [K.subject('t1', 'alice'), K.dataScopeSubject('t1', 'alice')]],
     [A.temporaryGrantChanged, 't1', 'not an object', [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
@@ -80,6 +87,7 @@ describe('PolicyInvalidation', () => {
       bumped: [
         { name: K.subject('t1', 'bob'), revision: 2 },
         { name: K.dataScopeSubject('t1', 'bob'), revision: 1 },
+        { name: K.rebacSubject('t1', 'bob'), revision: 1 },
       ],
     });
   });

@@ -48,6 +48,8 @@ const K = DecisionRevisionKeys;
 
 const TENANT_POLICY_EVENTS: readonly string[] = [A.roleCreated, A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
 const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.delegationChanged, A.temporaryGrantChanged];
+/** Role shares apply to the holders of a role by its name: these change which shares apply to whom. */
+const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.userRoleAssigned, A.userRoleRevoked];
 
 function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.length > 0;
@@ -75,7 +77,8 @@ function subjectsOf(payload: AuthorizationChangePayload): string[] {
  * | ABAC rule changed | tenant policy of the effective tenant |
  * | feature changed, scope global (or no tenant) | feature global |
  * | feature changed, scope tenant | that tenant's feature revision |
- * | user-role assigned / revoked, delegation changed, temporary grant changed | each named subject's revision and subject DataScope; no subject named: tenant policy and tenant DataScope |
+ * | user-role assigned / revoked | each named subject's revision, subject DataScope and subject ReBAC; no subject named: tenant policy, tenant DataScope and tenant ReBAC |
+ * | delegation changed, temporary grant changed | each named subject's revision and subject DataScope; no subject named: tenant policy and tenant DataScope |
  * | relation changed | tenant ReBAC (part of the decision key too) and tenant DataScope |
  * | subject office changed | each named subject's DataScope only (offices never change a verdict) |
  * | anything else | nothing |
@@ -102,7 +105,10 @@ export function invalidationPlan(envelope: EventEnvelope): Plan {
   if (!known) return { ignored: 'event type changes no cached decision fact' };
   if (tenant === undefined) return { ignored: 'tenant event without a tenant' };
 
-  if (TENANT_POLICY_EVENTS.includes(type)) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };
+  const roleShares = ROLE_SHARE_EVENTS.includes(type);
+  if (TENANT_POLICY_EVENTS.includes(type)) {
+    return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant), ...(roleShares ? [K.rebac(tenant)] : [])] };
+  }
   if (type === A.abacRuleChanged) return { names: [K.tenantPolicy(tenant)] };
   if (type === A.relationChanged) return { names: [K.rebac(tenant), K.dataScopeTenant(tenant)] };
   if (type === A.subjectOfficeChanged) {
@@ -111,8 +117,14 @@ export function invalidationPlan(envelope: EventEnvelope): Plan {
   }
 
   const subjects = subjectsOf(payload);
-  if (subjects.length === 0) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant)] };
-  return { names: subjects.flatMap((subject) => [K.subject(tenant, subject), K.dataScopeSubject(tenant, subject)]) };
+  if (subjects.length === 0) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant), ...(roleShares ? [K.rebac(tenant)] : [])] };
+  return {
+    names: subjects.flatMap((subject) => [
+      K.subject(tenant, subject),
+      K.dataScopeSubject(tenant, subject),
+      ...(roleShares ? [K.rebacSubject(tenant, subject)] : []),
+    ]),
+  };
 }
 
 /**

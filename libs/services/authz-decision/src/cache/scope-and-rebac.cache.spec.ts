@@ -37,15 +37,48 @@ describe('DataScope and ReBAC caches', () => {
     expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['lyon']);
   });
 
-  it('ReBAC relations: cached, refreshed by relation events only', async () => {
+  it('ReBAC relations: cached, refreshed by relation events, not by a permission-cache invalidation', async () => {
     const { facts, rebac, event } = setup();
     expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toHaveLength(1);
     facts.removeRelation('t1', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
-    await event(EventTypes.authorization.userRoleAssigned, { subject: 'alice' });
-    await event(EventTypes.authorization.roleUpdated);
+    await event(EventTypes.authorization.abacRuleChanged);
+    await event(EventTypes.authorization.rolePermissionChanged);
+    await event(EventTypes.authorization.temporaryGrantChanged, { subject: 'alice' });
+    await event(EventTypes.authorization.delegationChanged, { subject: 'alice' });
     expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toHaveLength(1);
     await event(EventTypes.authorization.relationChanged, { subject: 'alice' });
     expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toEqual([]);
+  });
+
+  // A share with a role reaches every holder of the role: the relations a subject has change with
+  // its role bindings, and with a rename or deletion of the role, though no relation row changes.
+  it.each([
+    ['the subject is assigned a role', EventTypes.authorization.userRoleAssigned, { subject: 'alice' }],
+    ['the subject loses a role', EventTypes.authorization.userRoleRevoked, { subject: 'alice' }],
+    ['a role is renamed', EventTypes.authorization.roleUpdated, {}],
+    ['a role is deleted', EventTypes.authorization.roleDeleted, {}],
+  ])('ReBAC relations of a subject are read again when %s', async (_when, type, payload) => {
+    const { facts, rebac, event } = setup();
+    const viaRole = { subject: 'alice', resourceType: 'case', resourceId: 'c-9', relation: 'member' } as const;
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-9')).toEqual([]);
+    expect(await rebac.relations('t1', 'bob', 'case', 'c-9')).toEqual([]);
+    facts.addRelation('t1', viaRole); // what the role share now gives alice
+    facts.addRelation('t1', { ...viaRole, subject: 'bob' });
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-9')).toEqual([]); // still cached
+    await event(type, payload);
+    expect(await rebac.relations('t1', 'alice', 'case', 'c-9')).toEqual([viaRole]);
+    // A subject event reaches only that subject's entries; a role event the whole tenant's.
+    const bobSees = await rebac.relations('t1', 'bob', 'case', 'c-9');
+    expect(bobSees).toHaveLength('subject' in payload ? 0 : 1);
+  });
+
+  it("one subject's role change leaves another tenant's same subject cached", async () => {
+    const { facts, rebac, event } = setup();
+    facts.addRelation('t2', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
+    expect(await rebac.relations('t2', 'alice', 'case', 'c-1')).toHaveLength(1);
+    facts.removeRelation('t2', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
+    await event(EventTypes.authorization.userRoleRevoked, { subject: 'alice' }); // tenant t1
+    expect(await rebac.relations('t2', 'alice', 'case', 'c-1')).toHaveLength(1);
   });
 
   it('keeps grant expiries as instants through the cache, so an expired grant is never extended', async () => {

@@ -10,6 +10,7 @@ import {
   DecisionCache,
   DecisionCacheLookup,
   decisionRevisionNames,
+  rebacRevisionNames,
   RevisionReadScope,
 } from '../cache';
 import { DecisionEngine, DecisionExplanation, validateDecisionRequest } from '../decision';
@@ -67,7 +68,8 @@ export class DecisionService {
   /** Every counter this decision's caches consult, read in one round trip (see RevisionReadScope). */
   private withRevisionSnapshot<T>(request: DecisionRequest, work: () => Promise<T>): Promise<T> {
     const { tenantId, subject } = request.caller;
-    return RevisionReadScope.run(this.revisions, [...decisionRevisionNames(request.caller), ...dataScopeRevisionNames(tenantId, subject)], work);
+    const names = [...decisionRevisionNames(request.caller), ...dataScopeRevisionNames(tenantId, subject), ...rebacRevisionNames(tenantId, subject)];
+    return RevisionReadScope.run(this.revisions, [...new Set(names)], work);
   }
 
   /** An unreachable cache is a miss without revisions: deciding afresh is safe, and nothing is stored. */

@@ -135,11 +135,11 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     ids[key] = id;
   }
 
-  async function relation(tenantId: string, subject: string, resourceType: string, resourceId: string, name: string): Promise<void> {
+  async function relation(tenantId: string, subject: string, resourceType: string, resourceId: string, name: string, subjectKind = 'user'): Promise<void> {
     await sql(
-      `INSERT INTO "authz"."resource_relation" ("tenant_id", "subject", "resource_type", "resource_id", "relation", "created_by")
-       VALUES ($1, $2, $3, $4, $5, 'seed')`,
-      [tenantId, subject, resourceType, resourceId, name],
+      `INSERT INTO "authz"."resource_relation" ("tenant_id", "subject", "resource_type", "resource_id", "relation", "subject_kind", "created_by")
+       VALUES ($1, $2, $3, $4, $5, $6, 'seed')`,
+      [tenantId, subject, resourceType, resourceId, name, subjectKind],
     );
   }
 
@@ -360,6 +360,45 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
       ]);
       expect(await reader.relations('acme', 'alice', 'client', 'c-1')).toEqual([]);
       expect(await reader.relations('acme', 'carol', 'case', 'c-1')).toEqual([]);
+    });
+
+    it('applies a share with a role to every holder of that role in the tenant, answered for the asking subject', async () => {
+      await relation('acme', 'clerk', 'case', 'c-3', 'viewer', 'role'); // alice holds clerk
+      await relation('acme', 'auditor', 'case', 'c-1', 'member', 'role'); // alice and bob hold auditor
+      await relation('acme', 'auditor', 'case', 'c-1', 'viewer', 'role');
+      await relation('globex', 'auditor', 'case', 'c-3', 'owner', 'role'); // no auditor in globex
+      await relation('acme', 'unbound', 'case', 'c-3', 'owner', 'role'); // a role nobody holds
+      await relation('acme', 'carol', 'case', 'c-3', 'owner', 'role'); // a role named like a user: not carol's
+      await relation('acme', 'clerk', 'case', 'c-5', 'owner'); // a user named like a role: not the clerks'
+      try {
+        expect(await reader.relations('acme', 'alice', 'case', 'c-3')).toEqual([
+          { subject: 'alice', resourceType: 'case', resourceId: 'c-3', relation: 'viewer' },
+        ]);
+        // Her own member and the role's member are one relation; the role's viewer is added.
+        expect(await reader.relations('acme', 'alice', 'case', 'c-1')).toEqual([
+          { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'member' },
+          { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'owner' },
+          { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' },
+        ]);
+        expect(await reader.relations('acme', 'bob', 'case', 'c-1')).toEqual([
+          { subject: 'bob', resourceType: 'case', resourceId: 'c-1', relation: 'member' },
+          { subject: 'bob', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' },
+        ]);
+        expect(await reader.relations('acme', 'bob', 'case', 'c-3')).toEqual([]);
+        expect(await reader.relations('acme', 'carol', 'case', 'c-3')).toEqual([]);
+        expect(await reader.relations('acme', 'alice', 'case', 'c-5')).toEqual([]);
+        // globex: alice holds clerk there, not auditor; the acme clerk share does not cross over.
+        expect(await reader.relations('globex', 'alice', 'case', 'c-3')).toEqual([]);
+
+        // A binding made or removed is seen at the next read.
+        const [{ id: unbound }] = await sql<{ id: string }>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = 'acme' AND "name" = 'unbound'`);
+        await bind('acme', 'carol', unbound, 'unbound');
+        expect((await reader.relations('acme', 'carol', 'case', 'c-3')).map((r) => r.relation)).toEqual(['owner']);
+        await sql(`DELETE FROM "authz"."user_role" WHERE "tenant_id" = 'acme' AND "subject" = 'carol'`);
+        expect(await reader.relations('acme', 'carol', 'case', 'c-3')).toEqual([]);
+      } finally {
+        await sql(`DELETE FROM "authz"."resource_relation" WHERE "subject_kind" = 'role' OR "resource_id" = 'c-5'`);
+      }
     });
   });
 

@@ -64,11 +64,21 @@ const ABAC_RULES = `
    WHERE "tenant_id" = $1 AND "enabled"
    ORDER BY "priority", "id"`;
 
+/**
+ * The subject's own relations (`subject_kind` user) and the shares with a role it holds in the
+ * tenant (`subject_kind` role, the role by its tenant-local name, matched through `user_role`,
+ * whose name copy follows a rename by foreign key). Every row is answered for the asking subject,
+ * once per relation name.
+ */
 const RELATIONS = `
-  SELECT "subject", "resource_type", "resource_id", "relation"
-    FROM "authz"."resource_relation"
-   WHERE "tenant_id" = $1 AND "subject_kind" = 'user' AND "subject" = $2 AND "resource_type" = $3 AND "resource_id" = $4
-   ORDER BY "relation"`;
+  SELECT DISTINCT $2::varchar AS "subject", rr."resource_type", rr."resource_id", rr."relation"
+    FROM "authz"."resource_relation" rr
+   WHERE rr."tenant_id" = $1 AND rr."resource_type" = $3 AND rr."resource_id" = $4
+     AND ((rr."subject_kind" = 'user' AND rr."subject" = $2)
+       OR (rr."subject_kind" = 'role' AND EXISTS (
+             SELECT 1 FROM "authz"."user_role" ur
+              WHERE ur."tenant_id" = rr."tenant_id" AND ur."subject" = $2 AND ur."role_name" = rr."subject")))
+   ORDER BY rr."relation"`;
 
 /** No row: the feature is not defined. The override exists only with its definition (foreign key). */
 const FEATURE_ENABLED = `
