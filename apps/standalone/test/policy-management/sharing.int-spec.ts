@@ -197,6 +197,28 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       expect((await decide('gus', 'View', 'k-1', 'default', 'client')).outcome).toBe('NoMatchingPolicy');
     });
 
+    it('follows the role routes: a rename keeps the share applying, a delete removes it (a new role of the same name gets nothing)', async () => {
+      const created = await platform.as().post('/api/authorization/roles').send({ name: 'intake' }).expect(201);
+      const share = await platform
+        .as()
+        .post(SHARING)
+        .send({ resourceType: 'case', resourceId: 'c-9', subject: 'intake', subjectKind: 'role', relation: 'viewer' })
+        .expect(201);
+      await platform.as().post(`/api/authorization/users/hank/roles/${created.body.id}`).expect(204);
+      expect(rebacAllows(await decide('hank', 'View', 'c-9'))).toBe(true);
+
+      await platform.as().put(`/api/authorization/roles/${created.body.id}`).send({ name: 'intake-desk' }).expect(200);
+      expect(rebacAllows(await decide('hank', 'View', 'c-9'))).toBe(true);
+      const [renamed] = await platform.sql.query(`SELECT subject FROM authz.resource_relation WHERE id = $1`, [share.body.id]);
+      expect(renamed.subject).toBe('intake-desk');
+
+      await platform.as().delete(`/api/authorization/roles/${created.body.id}`).expect(204);
+      expect(await platform.count('resource_relation', 'id = $1', [share.body.id])).toBe(0);
+      const again = await platform.as().post('/api/authorization/roles').send({ name: 'intake-desk' }).expect(201);
+      await platform.as().post(`/api/authorization/users/hank/roles/${again.body.id}`).expect(204);
+      expect((await decide('hank', 'View', 'c-9')).outcome).toBe('NoMatchingPolicy');
+    });
+
     it('must name a role of the caller’s tenant: 422 Authorization.Sharing.RoleUnknown, nothing written', async () => {
       await addRole('acme', 'acme-only');
       const before = await state();

@@ -66,6 +66,14 @@ export class RolesService {
           return { role: RoleResponse.of(current), event: null };
         }
         await tx.manager.update(RoleEntity, { id: current.id, tenantId }, next);
+        // Role shares name the role (spec §2: the name is the relation key) without a foreign key
+        // (a relation's subject is a user or a role): they follow the rename here.
+        if (next.name !== current.name) {
+          await tx.manager.query(
+            `UPDATE authz.resource_relation SET subject = $3 WHERE tenant_id = $1 AND subject_kind = 'role' AND subject = $2`,
+            [tenantId, current.name, next.name],
+          );
+        }
         const updated = await tx.manager.findOneByOrFail(RoleEntity, { id: current.id, tenantId });
         const before = RoleResponse.of(current);
         const after = RoleResponse.of(updated);
@@ -99,6 +107,11 @@ export class RolesService {
         [tenantId, role.id],
       );
       await tx.manager.delete(RoleEntity, { id: role.id, tenantId });
+      // Its shares go with it, or a later role of the same name would inherit them.
+      const shares: Array<{ id: string }> = await tx.manager.query(
+        `DELETE FROM authz.resource_relation WHERE tenant_id = $1 AND subject_kind = 'role' AND subject = $2 RETURNING id`,
+        [tenantId, role.name],
+      );
       const event: RoleEvent = {
         type: EventTypes.authorization.roleDeleted,
         payload: { tenantId, roleId: role.id, roleName: role.name, change: 'deleted' },
@@ -108,7 +121,12 @@ export class RolesService {
         tenantId,
         targetType: 'role',
         targetId: role.id,
-        before: { ...RoleResponse.of(role), holders: holders.map((h) => h.subject), permissionCodes: granted.map((g) => g.permission_code) },
+        before: {
+          ...RoleResponse.of(role),
+          holders: holders.map((h) => h.subject),
+          permissionCodes: granted.map((g) => g.permission_code),
+          shareIds: shares.map((r) => r.id),
+        },
         events: [event],
       });
       return event;
