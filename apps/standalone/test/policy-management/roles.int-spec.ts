@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { CatalogIds } from '@lp/service/policy-management';
+import { createServiceApp } from '@lp/platform/runtime';
+import { CatalogIds, policyManagementService } from '@lp/service/policy-management';
 import { EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT } from '@lp/contracts';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
@@ -423,8 +424,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     });
 
     it('refreshes the menu on every instance through the events: assign on A, read on B', async () => {
-      const { createServiceApp } = await import('@lp/platform/runtime');
-      const { policyManagementService } = await import('@lp/service/policy-management');
       const second = await createServiceApp(policyManagementService, platform.runtime);
       try {
         const onB = (path: string) => request(second.http).get(path).set('Authorization', `Bearer ${platform.token({ sub: 'jon' })}`);
