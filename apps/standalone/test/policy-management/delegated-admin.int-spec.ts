@@ -18,25 +18,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
   }, 90_000);
   afterAll(() => platform.stop());
 
-  /** Gives `subject` a role holding exactly `codes` (raw SQL, announced like the route would). */
-  async function grantRole(tenantId: string, subject: string, roleName: string, codes: string[]): Promise<void> {
-    await platform.sql.transaction(async (m) => {
-      const [role] = await m.query(`INSERT INTO authz.role (tenant_id, name) VALUES ($1, $2) RETURNING id, name`, [tenantId, roleName]);
-      await m.query(
-        `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = ANY ($4::text[])`,
-        [tenantId, role.id, role.name, codes],
-      );
-      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test')`, [
-        tenantId,
-        subject,
-        role.id,
-        role.name,
-      ]);
-    });
-    await platform.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId, subject });
-  }
-
   const written = async () => ({
     grants: await platform.count('delegated_grant'),
     revoked: await platform.count('delegated_grant', 'revoked_at IS NOT NULL'),
@@ -101,7 +82,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
   });
 
   it('refuses to delegate codes the delegator does not hold now (422, nothing written), counting roles and active temporary grants', async () => {
-    await grantRole('default', 'dora', 'dora-role', [MANAGE, ROLE_VIEW]);
+    await platform.grantRole('default', 'dora', 'dora-role', [MANAGE, ROLE_VIEW]);
     await platform.sql.query(
       `INSERT INTO authz.temporary_grant (tenant_id, subject, permission_codes, reason, expires_at, source, created_by) VALUES
          ('default', 'dora', ARRAY[$1], 'test', now() + interval '1 hour', 'test', 'test'),
@@ -128,7 +109,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
   });
 
   it('stops covering a code once the delegator loses it, and stops entirely at its expiry', async () => {
-    await grantRole('default', 'lena', 'lena-role', [MANAGE, ROLE_VIEW]);
+    await platform.grantRole('default', 'lena', 'lena-role', [MANAGE, ROLE_VIEW]);
     const { body } = await delegate({ actor: 'max', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }, 'lena').expect(201);
     const max = () => platform.as('lena', 'default', { actor: 'max' });
     await max().get('/api/authorization/roles').expect(200);
@@ -137,7 +118,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     await platform.sql.query(`DELETE FROM authz.user_role WHERE tenant_id = 'default' AND subject = 'lena'`);
     await platform.invalidate(EventTypes.authorization.userRoleRevoked, 'default', { tenantId: 'default', subject: 'lena' });
     await max().get('/api/authorization/roles').expect(403);
-    await grantRole('default', 'lena', 'lena-role-2', [ROLE_VIEW]);
+    await platform.grantRole('default', 'lena', 'lena-role-2', [ROLE_VIEW]);
     await max().get('/api/authorization/roles').expect(200);
 
     // Expiry: delegated callers bypass the decision cache, so the first request after it is denied.
@@ -152,7 +133,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
   });
 
   it('lists what the caller made, what it received, or the whole tenant', async () => {
-    await grantRole('default', 'vic', 'vic-role', ['authorization.delegated-admin.view', MANAGE, ROLE_VIEW]);
+    await platform.grantRole('default', 'vic', 'vic-role', ['authorization.delegated-admin.view', MANAGE, ROLE_VIEW]);
     const made = await delegate({ actor: 'walt', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }, 'vic').expect(201);
     const toVic = await delegate({ actor: 'vic', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }).expect(201);
 
@@ -183,7 +164,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     expectProblem(await delegate({ actor: 'frank', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() }, 'bob'), 403, 'Authorization.Denied');
     expectProblem(await platform.as('bob').delete(`${BASE}/${body.id}`), 403, 'Authorization.Denied');
     // Holding Manage does not give Revoke.
-    await grantRole('default', 'mona', 'mona-role', [MANAGE, ROLE_VIEW]);
+    await platform.grantRole('default', 'mona', 'mona-role', [MANAGE, ROLE_VIEW]);
     expectProblem(await platform.as('mona').delete(`${BASE}/${body.id}`), 403, 'Authorization.Denied');
     expect(await written()).toEqual(before);
   });

@@ -18,24 +18,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
   }, 90_000);
   afterAll(() => platform.stop());
 
-  async function grantRole(tenantId: string, subject: string, roleName: string, codes: string[]): Promise<void> {
-    await platform.sql.transaction(async (m) => {
-      const [role] = await m.query(`INSERT INTO authz.role (tenant_id, name) VALUES ($1, $2) RETURNING id, name`, [tenantId, roleName]);
-      await m.query(
-        `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = ANY ($4::text[])`,
-        [tenantId, role.id, role.name, codes],
-      );
-      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test')`, [
-        tenantId,
-        subject,
-        role.id,
-        role.name,
-      ]);
-    });
-    await platform.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId, subject });
-  }
-
   const written = async () => ({
     requests: await platform.sql.query(`SELECT id, status, grant_id, decided_by FROM authz.permission_request ORDER BY id`),
     grants: await platform.sql.query(`SELECT id, revoked_at, expires_at FROM authz.temporary_grant ORDER BY id`),
@@ -157,7 +139,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     expect(await written()).toEqual(before);
     expect(await platform.count('temporary_grant', `source = 'permission-request' AND source_id = $1`, [request.id])).toBe(1);
 
-    await grantRole('default', 'quinn', 'quinn-approver', [APPROVE]);
+    await platform.grantRole('default', 'quinn', 'quinn-approver', [APPROVE]);
     const racing = await file('hugo');
     const raced = await Promise.all([
       platform.as().post(`${BASE}/${racing.id}/approve`).send({}),
@@ -184,7 +166,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
   });
 
   it('a requester may not approve its own request (403), though another approver may', async () => {
-    await grantRole('default', 'sam', 'sam-approver', [APPROVE]);
+    await platform.grantRole('default', 'sam', 'sam-approver', [APPROVE]);
     const request = await file('sam');
     const before = await written();
     expectProblem(await platform.as('sam').post(`${BASE}/${request.id}/approve`).send({}), 403, 'Authorization.SelfApprovalForbidden');
@@ -202,7 +184,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     expectProblem(await platform.as('bob').post(`${BASE}/${request.id}/reject`).send({}), 403, 'Authorization.Denied');
     expectProblem(await platform.as('bob').post(`${BASE}/${approved.id}/revoke`), 403, 'Authorization.Denied');
     // Approve alone gives neither Reject nor Revoke nor View.
-    await grantRole('default', 'olga', 'olga-approver', [APPROVE]);
+    await platform.grantRole('default', 'olga', 'olga-approver', [APPROVE]);
     expectProblem(await platform.as('olga').post(`${BASE}/${request.id}/reject`).send({}), 403, 'Authorization.Denied');
     expectProblem(await platform.as('olga').post(`${BASE}/${approved.id}/revoke`), 403, 'Authorization.Denied');
     expectProblem(await platform.as('olga').get(BASE), 403, 'Authorization.Denied');

@@ -88,17 +88,23 @@ export class PolicyTestPlatform {
    * Gives `subject` of `tenantId` a role `tenant-admin` holding every catalog permission, written
    * directly and announced to the decision service (as a change through the routes would be).
    */
-  async seedTenantAdmin(tenantId: string, subject: string): Promise<void> {
+  seedTenantAdmin(tenantId: string, subject: string): Promise<void> {
+    return this.grantRole(tenantId, subject, 'tenant-admin');
+  }
+
+  /** Binds `subject` to role `roleName` (created if missing) holding `codes` (default: the whole catalog), then announces it. */
+  async grantRole(tenantId: string, subject: string, roleName: string, codes?: string[]): Promise<void> {
     await this.sql.transaction(async (m) => {
       const [role] = await m.query(
-        `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, 'tenant-admin', 'test admin')
+        `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, $2, 'test role')
          ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description RETURNING id, name`,
-        [tenantId],
+        [tenantId, roleName],
       );
       await m.query(
         `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p ON CONFLICT DO NOTHING`,
-        [tenantId, role.id, role.name],
+         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p
+          WHERE $4::text[] IS NULL OR p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
+        [tenantId, role.id, role.name, codes ?? null],
       );
       await m.query(
         `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
