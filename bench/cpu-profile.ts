@@ -115,7 +115,7 @@ export function formatProfile(profiles: Array<{ label: string; profile: CpuProfi
     row('total busy (non-idle samples)', (p) => p.cpuMsPerCall),
     row('wall time / call (64 in flight)', (p) => p.wallMs / p.calls),
   ];
-  const heaviest = [...first.profile.byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  const heaviest = [...first.profile.byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 12));
   return [
     formatTable(rows),
     '',

@@ -115,10 +115,11 @@ async function standUp(stack: Stack, options: DecisionRpcOptions, urls: { postgr
   stack.decision = await createServiceApp(authzDecisionService, stack.runtime);
 
   const sql = stack.policy.app.get(DataSource);
-  await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES ('cases.case.view', 'cases', 'case', 'View')`);
+  await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES ('cases.case.view', 'cases', 'case', 'View') ON CONFLICT DO NOTHING`);
   await sql.query(`INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES ('${ROLE_ID}', 'acme', 'clerk', 'tenant')`);
   await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-    SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'bench' FROM authz.role r CROSS JOIN authz.permission p`);
+    SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'bench'
+    FROM authz.role r JOIN authz.permission p ON p.code = 'cases.case.view' WHERE r.id = '${ROLE_ID}'`);
   await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'alice', '${ROLE_ID}', 'clerk', 'bench')`);
 
   const profile: MessagingProfile = { kind: 'rabbitmq', url: options.amqpUrl, prefix: `${stack.id}.` };

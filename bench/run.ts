@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
- * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run.
+ * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
+ * casbin, decide, cache) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -10,11 +12,19 @@ import { benchDecisionCache } from './decision-cache.bench';
 import { benchDecisionRpc } from './decision-rpc.bench';
 import { benchRpcEcho } from './rpc-echo.bench';
 
+/** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
+function profileMode(): 'on-fail' | 'always' | 'never' {
+  const mode = process.env.BENCH_PROFILE ?? 'on-fail';
+  if (mode !== 'on-fail' && mode !== 'always' && mode !== 'never') throw new Error(`BENCH_PROFILE must be on-fail, always or never, got ${mode}`);
+  return mode;
+}
+
 async function main(): Promise<void> {
   const quick = process.env.BENCH_QUICK === '1';
   const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
+  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,cache').split(',').map((name) => name.trim()));
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
@@ -32,13 +42,13 @@ async function main(): Promise<void> {
   process.stdout.write(`\nrabbitmq / in-process p50: ${ratio(1).toFixed(1)}x at concurrency 1, ${ratio(64).toFixed(1)}x at 64\n`);
 
   // Decision core vs node-casbin on one seeded policy (10,000 requests with BENCH_QUICK=1); throws on any answer mismatch.
-  await benchDecisionCoreVsCasbin({ quick });
+  if (only.has('casbin')) await benchDecisionCoreVsCasbin({ quick });
 
   // authz.decide over RabbitMQ (cache hit, audit on) against the RabbitMQ echo floor measured above.
-  await benchDecisionRpc({ quick, sizes, echo: rabbit, amqpUrl: amqp });
+  if (only.has('decide')) await benchDecisionRpc({ quick, sizes, echo: rabbit, amqpUrl: amqp, profile: profileMode() });
 
   // Decision cache: miss vs hit cost in-process (in-memory adapters and Redis), memory of 100,000 entries.
-  await benchDecisionCache({ quick });
+  if (only.has('cache')) await benchDecisionCache({ quick });
 }
 
 main().then(

@@ -168,7 +168,8 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     }
 
     app = await NestFactory.create(GuardedAppModule, { logger: false });
-    // inheritAppConfig: the global guard must cover RPC handlers too (the runtime always sets it).
+    // inheritAppConfig: the global guard must cover RPC handlers too (the runtime hands the same guard
+    // instance to the RPC server's own enhancers instead, see applyRpcEnhancers).
     app.connectMicroservice(rpcMicroserviceOptions(profile, 'guard-test'), { inheritAppConfig: true });
     await app.startAllMicroservices();
     await app.init();

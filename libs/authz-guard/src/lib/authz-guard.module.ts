@@ -18,11 +18,13 @@ export class AuthzGuardModule {
       imports: [DiscoveryModule],
       providers: [
         { provide: AUTHORIZE_GUARD_OPTIONS, useValue: options },
-        { provide: APP_GUARD, useClass: AuthorizeGuard },
+        AuthorizeGuard,
+        { provide: APP_GUARD, useExisting: AuthorizeGuard },
         PermissionCollector,
         PermissionCheck,
       ],
-      exports: [PermissionCollector, PermissionCheck],
+      // AuthorizeGuard too: the runtime hands the same instance to the RPC server's own guards.
+      exports: [AuthorizeGuard, PermissionCollector, PermissionCheck],
     };
   }
 }

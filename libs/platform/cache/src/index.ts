@@ -7,3 +7,4 @@ export * from './lib/redis-key-value-cache';
 export * from './lib/redis-revision-counters';
 export * from './lib/cache-adapters';
 export * from './lib/cache-unavailable.error';
+export { effectiveTtlMs, serializeCacheValue } from './lib/cache-entry-ttl';

@@ -1,10 +1,12 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { NestMicroservice } from '@nestjs/microservices';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { rpcServerOptions } from './infrastructure.module';
+import { applyRpcEnhancers } from './rpc-enhancers';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
 import { ServiceHostModule } from './service-host.module';
@@ -23,7 +25,8 @@ export function openApiPath(service: ServiceDefinition): string {
 
 /**
  * Builds one service as a hybrid Nest application, initialized but not listening: HTTP routes on
- * its own Express instance, plus its RPC server on the runtime's transport.
+ * its own Express instance, plus its RPC server on the runtime's transport with the global
+ * enhancers that apply to RPC messages (`applyRpcEnhancers`).
  */
 export async function createServiceApp(service: ServiceDefinition, runtime: PlatformRuntime): Promise<ServiceApp> {
   const http = express();
@@ -33,7 +36,15 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
     abortOnError: false,
   });
   app.useLogger(app.get(PinoLogger));
-  app.connectMicroservice(rpcServerOptions(service, runtime), { inheritAppConfig: true });
+  // Nest binds handlers (and so their global enhancers) when it registers the listeners, which
+  // connectMicroservice does at once unless deferred: defer, add the RPC enhancers, then finish as
+  // Nest's undeferred path does (the hybrid app runs the lifecycle hooks for the shared container).
+  const rpc = app.connectMicroservice(rpcServerOptions(service, runtime), { inheritAppConfig: false, deferInitialization: true });
+  if (!(rpc instanceof NestMicroservice)) throw new Error('connectMicroservice did not return a NestMicroservice');
+  applyRpcEnhancers(rpc, app);
+  rpc.registerListeners();
+  rpc.setIsInitialized(true);
+  rpc.setIsInitHookCalled(true);
 
   const openApi = SwaggerModule.createDocument(
     app,

@@ -17,7 +17,7 @@ import {
   UserPolicyThrottlerGuard,
 } from '@lp/platform/http';
 import { EventBus } from '@lp/platform/messaging';
-import { CorrelationMiddleware, httpMetricsMiddleware, loggerParams, ReadinessCheck, RpcMetricsInterceptor } from '@lp/platform/observability';
+import { CorrelationMiddleware, httpMetricsMiddleware, loggerParams, ReadinessCheck } from '@lp/platform/observability';
 import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
 import { HealthController, READINESS_CHECKS } from './health.controller';
 import { InfrastructureModule } from './infrastructure.module';
@@ -40,7 +40,8 @@ class EdgeGuardsModule {
  * The root module of one service: the platform's cross-cutting parts (logging with correlation,
  * authentication, the userPolicy limit, the authorization guard, the service's own DataSource and
  * migrations, messaging, cache, probes, metrics, problem+json errors) around the service's
- * feature modules. The import order is deliberate: it is the order the global guards run in.
+ * feature modules. The import order is deliberate: it is the order the global guards run in on HTTP
+ * (the RPC server has its own, see `applyRpcEnhancers`).
  */
 @Module({})
 export class ServiceHostModule implements NestModule {
@@ -98,7 +99,6 @@ export class ServiceHostModule implements NestModule {
               WorkflowCommand: config.WORKFLOW_COMMAND_TIMEOUT_MS,
             }),
         },
-        { provide: APP_INTERCEPTOR, useFactory: () => new RpcMetricsInterceptor(service.name) },
       ],
     };
   }

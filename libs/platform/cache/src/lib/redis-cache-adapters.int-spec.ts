@@ -80,6 +80,52 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
         await replica.close();
       }
     });
+
+    it('answers reads asked together with one MGET, each in its own order, repeated names included', async () => {
+      await adapters.revisions.bump('a');
+      await adapters.revisions.bump('b');
+      await adapters.revisions.bump('b');
+      const client = (adapters.revisions as unknown as { redis: { client: Redis } }).redis.client;
+      const mget = jest.spyOn(client, 'mget');
+      try {
+        const answers = await Promise.all([
+          adapters.revisions.read(['a', 'b']),
+          adapters.revisions.read(['b', 'never-bumped', 'a']),
+          adapters.revisions.read(['a', 'a']),
+        ]);
+        expect(answers).toEqual([
+          [1, 2],
+          [2, 0, 1],
+          [1, 1],
+        ]);
+        expect(mget).toHaveBeenCalledTimes(1);
+        expect((mget.mock.calls[0][0] as unknown as string[]).length).toBe(3); // distinct names only
+      } finally {
+        mget.mockRestore();
+      }
+    });
+
+    it('never answers a read with a value older than a bump that completed before the read was asked', async () => {
+      const replica = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
+      try {
+        for (let i = 1; i <= 20; i++) {
+          const pending = adapters.revisions.read(['tenant:t1']); // queued for the next batch
+          await replica.revisions.bump('tenant:t1');
+          // Asked after the bump completed, and batched with the read asked before it.
+          const [before, after] = await Promise.all([pending, adapters.revisions.read(['tenant:t1'])]);
+          expect(after).toEqual([i]);
+          expect(before[0]).toBeLessThanOrEqual(i);
+        }
+      } finally {
+        await replica.close();
+      }
+    });
+
+    it('reads anew for every batch: nothing is kept between reads', async () => {
+      await expect(adapters.revisions.read(['x'])).resolves.toEqual([0]);
+      await adapters.revisions.bump('x');
+      await expect(adapters.revisions.read(['x'])).resolves.toEqual([1]);
+    });
   });
 
   describe('outage', () => {
@@ -113,6 +159,9 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
         await expect(adapters.revisions.read(['r'])).rejects.toThrow();
         await expect(adapters.cache.get('k')).rejects.toThrow(CacheUnavailableError);
         await expect(adapters.revisions.bump('r')).rejects.toThrow(CacheUnavailableError);
+        // Every read of a coalesced batch gets the failure.
+        const batch = await Promise.allSettled([adapters.revisions.read(['r']), adapters.revisions.read(['r', 's'])]);
+        expect(batch.map((b) => b.status === 'rejected' && b.reason instanceof CacheUnavailableError)).toEqual([true, true]);
         expect(warn).toHaveBeenCalledTimes(2);
 
         await proxy.start(); // the same port again

@@ -72,42 +72,64 @@ export interface QueuedAuditEntry extends Omit<DecisionAuditEntry, 'decidedAt'> 
 
 /**
  * Checks what would make PostgreSQL refuse the row for reasons of ours (a programming error, so it
- * throws at once on the hot path instead of poisoning a batch later) and copies the entry.
+ * throws at once on the hot path instead of poisoning a batch later); returns `decidedAt` as ISO text.
  */
-export function queuedAuditEntry(entry: DecisionAuditEntry): QueuedAuditEntry {
+function checkedDecidedAt(entry: DecisionAuditEntry): string {
   if (typeof entry.decisionId !== 'string' || !UUID.test(entry.decisionId)) throw new TypeError(`Audit entry decisionId must be a UUID, got ${String(entry.decisionId)}`);
   const decidedAt = entry.decidedAt instanceof Date ? entry.decidedAt : new Date(entry.decidedAt);
   if (Number.isNaN(decidedAt.getTime())) throw new TypeError(`Audit entry ${entry.decisionId}: decidedAt is not a valid date`);
   if (!Number.isFinite(entry.latencyMs)) throw new TypeError(`Audit entry ${entry.decisionId}: latencyMs must be a finite number`);
-  return JSON.parse(JSON.stringify({ ...entry, decidedAt: decidedAt.toISOString() })) as QueuedAuditEntry;
+  return decidedAt.toISOString();
 }
 
-/** Column order of the INSERT, and each column's value for one entry. */
+/** Checks and copies an entry built elsewhere (every value in it is flat: strings, numbers, flat objects). */
+export function queuedAuditEntry(entry: DecisionAuditEntry): QueuedAuditEntry {
+  return {
+    ...entry,
+    decidedAt: checkedDecidedAt(entry),
+    resourceFacts: { ...entry.resourceFacts },
+    evaluations: entry.evaluations.map(({ evaluator, verdict, reason }) => ({ evaluator, verdict, reason })),
+    revisions: entry.revisions === undefined ? undefined : { ...entry.revisions },
+  };
+}
+
+/**
+ * The queued entry of one answered decision, built once on the hot path: `decisionAuditEntry`
+ * already copies everything mutable out of the request and result, so nothing is copied twice.
+ */
+export function queuedDecisionAuditEntry(
+  request: DecisionRequest,
+  result: DecisionResult,
+  measured: { decidedAt: Date; latencyMs: number; correlationId?: string },
+): QueuedAuditEntry {
+  const entry = decisionAuditEntry(request, result, measured);
+  return { ...entry, decidedAt: checkedDecidedAt(entry) };
+}
+
+/** The columns of the audit row in INSERT order, with the PostgreSQL type each array parameter is cast to. */
 export const AUDIT_COLUMNS = [
-  'decision_id',
-  'decided_at',
-  'tenant_id',
-  'caller_kind',
-  'subject',
-  'client_id',
-  'actor',
-  'action',
-  'module',
-  'resource_type',
-  'resource_id',
-  'resource_facts',
-  'outcome',
-  'evaluations',
-  'cached',
-  'latency_ms',
-  'correlation_id',
-  'revisions',
-  'failure',
+  ['decision_id', 'uuid'],
+  ['decided_at', 'timestamptz'],
+  ['tenant_id', 'text'],
+  ['caller_kind', 'text'],
+  ['subject', 'text'],
+  ['client_id', 'text'],
+  ['actor', 'text'],
+  ['action', 'text'],
+  ['module', 'text'],
+  ['resource_type', 'text'],
+  ['resource_id', 'text'],
+  ['resource_facts', 'jsonb'],
+  ['outcome', 'text'],
+  ['evaluations', 'jsonb'],
+  ['cached', 'boolean'],
+  ['latency_ms', 'real'],
+  ['correlation_id', 'text'],
+  ['revisions', 'jsonb'],
+  ['failure', 'text'],
 ] as const;
 
-/** Columns whose parameter is JSON text cast to jsonb (pg would send a JS array as a PostgreSQL array). */
-export const AUDIT_JSONB_COLUMNS: ReadonlySet<string> = new Set(['resource_facts', 'evaluations', 'revisions']);
-
+/** One entry's value per column of `AUDIT_COLUMNS` (jsonb columns as JSON text). */
 export function auditRowValues(entry: QueuedAuditEntry): unknown[] {
   return [
     entry.decisionId,
@@ -130,4 +152,19 @@ export function auditRowValues(entry: QueuedAuditEntry): unknown[] {
     entry.revisions === undefined ? null : JSON.stringify(entry.revisions),
     entry.failure ?? null,
   ];
+}
+
+/**
+ * One INSERT for any number of entries: a typed array per column, turned back into rows by
+ * `unnest`. The statement text and its 19 parameters are the same whatever the batch size, so
+ * PostgreSQL parses a short statement instead of one with 19 placeholders per row, and a batch is
+ * not limited by the 65,535 parameters of the protocol. A decision id already present (a retried
+ * or replayed batch) is skipped.
+ */
+export function auditInsert(table: string, entries: readonly QueuedAuditEntry[]): { sql: string; parameters: unknown[][] } {
+  const parameters: unknown[][] = AUDIT_COLUMNS.map(() => new Array<unknown>(entries.length));
+  entries.forEach((entry, row) => auditRowValues(entry).forEach((value, column) => (parameters[column][row] = value)));
+  const columns = AUDIT_COLUMNS.map(([name]) => `"${name}"`).join(', ');
+  const arrays = AUDIT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
+  return { sql: `INSERT INTO ${table} (${columns}) SELECT * FROM unnest(${arrays}) ON CONFLICT ("decision_id") DO NOTHING`, parameters };
 }

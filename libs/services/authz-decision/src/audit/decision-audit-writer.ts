@@ -3,21 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { Clock, systemClock } from '../decision/clock';
-import {
-  AUDIT_COLUMNS,
-  AUDIT_JSONB_COLUMNS,
-  auditRowValues,
-  DecisionAuditEntry,
-  decisionAuditEntry,
-  QueuedAuditEntry,
-  queuedAuditEntry,
-} from './decision-audit-entry';
+import { auditInsert, DecisionAuditEntry, QueuedAuditEntry, queuedAuditEntry, queuedDecisionAuditEntry } from './decision-audit-entry';
 import { DecisionAuditRecord } from './decision-audit-record.entity';
 import { DecisionAuditSpool } from './decision-audit-spool';
 import { AuditUnavailableError } from './decision-audit.errors';
 
 export interface DecisionAuditWriterOptions {
-  /** Records written per flush step. Default 200, at most 10000 (one INSERT holds at most 3449 rows: PostgreSQL takes 65535 parameters, a row has 19). */
+  /** Records written per flush step (one INSERT). Default 200, at most 10000. */
   batchSize?: number;
   /** How often the background flusher writes what has queued up. Default 250 ms. */
   flushIntervalMs?: number;
@@ -66,7 +58,6 @@ interface Pending {
 }
 
 const MAX_BATCH_SIZE = 10_000;
-const MAX_ROWS_PER_STATEMENT = Math.floor(65_535 / AUDIT_COLUMNS.length);
 const MAX_REJECTED_KEPT = 100;
 /** SQLSTATE classes meaning "this row's content", not "the database": data exception, integrity, program limit. */
 const CONTENT_ERROR_CLASSES = ['22', '23', '54'];
@@ -88,8 +79,8 @@ function positive(name: string, value: number, max = Number.MAX_SAFE_INTEGER): n
 
 /**
  * Writes the decision audit off the hot path. `record` only validates, copies and enqueues; a
- * background flusher writes batches as multi-row INSERTs that ignore a known decision id, so a
- * retried or replayed batch never duplicates a row.
+ * background flusher writes each batch as one INSERT (column arrays through `unnest`) that ignores
+ * a known decision id, so a retried or replayed batch never duplicates a row.
  *
  * No record is lost short of losing the disk:
  * - a failed batch goes back to the head of the queue and is retried with exponential backoff;
@@ -177,9 +168,9 @@ export class DecisionAuditWriter {
     }
     const entry =
       result === undefined
-        ? (entryOrRequest as DecisionAuditEntry)
-        : decisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
-    this.pending.push({ entry: queuedAuditEntry(entry), spooled: false });
+        ? queuedAuditEntry(entryOrRequest as DecisionAuditEntry)
+        : queuedDecisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
+    this.pending.push({ entry, spooled: false });
     if (this.pending.length >= this.batchSize && this.started && !this.kick) {
       this.kick = setImmediate(() => {
         this.kick = undefined;
@@ -308,22 +299,8 @@ export class DecisionAuditWriter {
   }
 
   private async insert(entries: QueuedAuditEntry[]): Promise<void> {
-    for (let start = 0; start < entries.length; start += MAX_ROWS_PER_STATEMENT) {
-      await this.insertStatement(entries.slice(start, start + MAX_ROWS_PER_STATEMENT));
-    }
-  }
-
-  private async insertStatement(entries: QueuedAuditEntry[]): Promise<void> {
-    const params: unknown[] = [];
-    const tuples = entries.map((entry) => {
-      const placeholders = auditRowValues(entry).map((value, i) => {
-        params.push(value);
-        return AUDIT_JSONB_COLUMNS.has(AUDIT_COLUMNS[i]) ? `$${params.length}::jsonb` : `$${params.length}`;
-      });
-      return `(${placeholders.join(', ')})`;
-    });
-    const columns = AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ');
-    await this.dataSource.query(`INSERT INTO ${this.table()} (${columns}) VALUES ${tuples.join(', ')} ON CONFLICT ("decision_id") DO NOTHING`, params);
+    const { sql, parameters } = auditInsert(this.table(), entries);
+    await this.dataSource.query(sql, parameters);
   }
 
   /** Schema-qualified from the DataSource's metadata: the entity has no schema, the service's DataSource sets it. */

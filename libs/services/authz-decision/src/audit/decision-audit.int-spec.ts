@@ -153,12 +153,45 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(w.stats()).toEqual(expect.objectContaining({ backlog: 0, written: 230, rejected: 0, consecutiveFailures: 0 }));
     });
 
-    it('splits a batch larger than one statement can carry', async () => {
+    it('writes a batch of any size in one statement (past the 65,535 parameters a row-per-placeholder INSERT could carry)', async () => {
+      const query = jest.spyOn(ds, 'query');
       const w = writer({ batchSize: 5000 });
       const entries = Array.from({ length: 4000 }, () => entry());
       for (const e of entries) w.record(e);
       await w.flush();
+      expect(query.mock.calls.filter(([sql]) => String(sql).startsWith('INSERT'))).toHaveLength(1);
       expect(await rowIds()).toHaveLength(4000);
+    });
+
+    it('keeps text exactly through the column arrays: quotes, backslashes, braces, commas, "NULL", unicode', async () => {
+      const w = writer();
+      const awkward = ['say "hi"', 'back\\slash', '{a,b}', 'NULL', 'zürich ⚖ 法', ' padded ', ''];
+      const entries = awkward.map((text) =>
+        entry({ subject: text, resourceId: text, evaluations: [{ evaluator: 'RBAC', verdict: 'Allow', reason: text }], resourceFacts: { owner: text } }),
+      );
+      for (const e of entries) w.record(e);
+      await w.flush();
+      const rows: Array<{ decision_id: string; subject: string; resource_id: string; evaluations: unknown; resource_facts: unknown }> = await ds.query(
+        `SELECT decision_id, subject, resource_id, evaluations, resource_facts FROM ${TABLE}`,
+      );
+      for (const e of entries) {
+        const row = rows.find((r) => r.decision_id === e.decisionId);
+        expect(row).toEqual({ decision_id: e.decisionId, subject: e.subject, resource_id: e.resourceId, evaluations: e.evaluations, resource_facts: e.resourceFacts });
+      }
+    });
+
+    it('records what the entry held when recorded: later changes to the caller’s objects do not reach the row', async () => {
+      const w = writer();
+      const e = entry();
+      w.record(e);
+      e.evaluations[0].reason = 'changed';
+      e.resourceFacts.owner = 'mallory';
+      e.revisions!.tenantPolicy = 99;
+      await w.flush();
+      const [row] = await ds.query(`SELECT evaluations, resource_facts, revisions FROM ${TABLE}`);
+      expect(row.evaluations[0].reason).toBe('role case-worker');
+      expect(row.resource_facts.owner).toBe('alice');
+      expect(row.revisions.tenantPolicy).toBe(3);
     });
 
     it('writes every field as recorded', async () => {

@@ -51,4 +51,26 @@ describe('RevisionStampedNearCache', () => {
     expect(await near.getMany(['a', 'b', 'c'])).toEqual([1, 2, undefined]);
     expect(shared.reads).toBe(2);
   });
+
+  it('hands out a copy detached from the writer, that no reader can change for the next one', async () => {
+    const near = new RevisionStampedNearCache(new CountingStore());
+    const written = { outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] };
+    await near.set('decision:rev8', written, 60_000);
+    written.evaluations[0].reason = 'changed by the writer afterwards';
+
+    const read = await near.get<typeof written>('decision:rev8');
+    expect(read).toEqual({ outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] });
+    expect(() => {
+      read!.evaluations[0].reason = 'changed by a reader';
+    }).toThrow(TypeError);
+    expect(() => read!.evaluations.push({ evaluator: 'ABAC', reason: 'added' })).toThrow(TypeError);
+    expect(await near.get('decision:rev8')).toEqual({ outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] });
+  });
+
+  it('keeps values that are not objects too', async () => {
+    const near = new RevisionStampedNearCache(new CountingStore());
+    await near.set('n', 42, 60_000);
+    await near.set('s', 'text', 60_000);
+    expect(await near.getMany(['n', 's', 'absent'])).toEqual([42, 'text', undefined]);
+  });
 });

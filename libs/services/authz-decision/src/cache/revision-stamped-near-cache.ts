@@ -1,4 +1,14 @@
-import { InMemoryKeyValueCache, KeyValueCache } from '@lp/platform/cache';
+import { LRUCache } from 'lru-cache';
+import { effectiveTtlMs, KeyValueCache, serializeCacheValue } from '@lp/platform/cache';
+
+/** Freezes a JSON value and everything in it, so one copy can be handed to every reader. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
 
 /**
  * An in-process copy in front of the shared cache (Redis), for the decision, DataScope and ReBAC
@@ -10,45 +20,51 @@ import { InMemoryKeyValueCache, KeyValueCache } from '@lp/platform/cache';
  * Decision entries carry their own expiry instant and are checked against it on every hit, and
  * the DataScope facts apply grant expiries with the clock, so the near copy's TTL never extends a
  * grant; it only bounds memory.
+ *
+ * The near copy holds each value parsed once and deeply frozen (made from its JSON text, so it is
+ * detached from the writer's object and has JSON's shape, as a read from Redis would): a hit
+ * hands out that same object without parsing, and a reader that tried to change it would throw
+ * instead of changing what the next reader gets.
  */
 export class RevisionStampedNearCache extends KeyValueCache {
-  private readonly near: InMemoryKeyValueCache;
+  private readonly near: LRUCache<string, object>;
+  private readonly nearTtlMs: number;
 
   constructor(
     private readonly shared: KeyValueCache,
     options: { maxEntries?: number; nearTtlMs?: number } = {},
   ) {
     super();
-    this.near = new InMemoryKeyValueCache({ maxEntries: options.maxEntries ?? 50_000 });
+    // TTLs per entry, checked lazily on read: no timers.
+    this.near = new LRUCache<string, object>({ max: options.maxEntries ?? 50_000 });
     this.nearTtlMs = options.nearTtlMs ?? 30_000;
   }
 
-  private readonly nearTtlMs: number;
-
   async get<T>(key: string): Promise<T | undefined> {
-    const local = await this.near.get<T>(key);
-    if (local !== undefined) return local;
+    const local = this.near.get(key) as { value: T } | undefined;
+    if (local !== undefined) return local.value;
     const value = await this.shared.get<T>(key);
-    if (value !== undefined) await this.near.set(key, value, this.nearTtlMs);
+    if (value !== undefined) this.keep(key, value, this.nearTtlMs);
     return value;
   }
 
   async set<T>(key: string, value: T, ttlMs: number): Promise<void> {
     await this.shared.set(key, value, ttlMs);
-    await this.near.set(key, value, Math.min(ttlMs, this.nearTtlMs));
+    this.keep(key, value, Math.min(ttlMs, this.nearTtlMs));
   }
 
   async delete(key: string): Promise<void> {
-    await Promise.all([this.near.delete(key), this.shared.delete(key)]);
+    this.near.delete(key);
+    await this.shared.delete(key);
   }
 
   async getMany<T>(keys: string[]): Promise<(T | undefined)[]> {
-    const local = await this.near.getMany<T>(keys);
+    const local = keys.map((key) => (this.near.get(key) as { value: T } | undefined)?.value);
     const missing = keys.filter((_, i) => local[i] === undefined);
     if (missing.length === 0) return local;
     const fetched = await this.shared.getMany<T>(missing);
     const byKey = new Map(missing.map((key, i) => [key, fetched[i]]));
-    await Promise.all([...byKey].filter(([, v]) => v !== undefined).map(([k, v]) => this.near.set(k, v, this.nearTtlMs)));
+    for (const [key, value] of byKey) if (value !== undefined) this.keep(key, value, this.nearTtlMs);
     return keys.map((key, i) => local[i] ?? byKey.get(key));
   }
 
@@ -57,7 +73,17 @@ export class RevisionStampedNearCache extends KeyValueCache {
   }
 
   /** The shared store belongs to whoever created it; only the near copy is released here. */
-  close(): Promise<void> {
-    return this.near.close();
+  async close(): Promise<void> {
+    this.near.clear();
+  }
+
+  /** A detached, frozen copy (boxed: the LRU holds objects, and a value may be a string or number). */
+  private keep(key: string, value: unknown, ttlMs: number): void {
+    const ttl = effectiveTtlMs(ttlMs);
+    if (ttl === undefined) {
+      this.near.delete(key);
+      return;
+    }
+    this.near.set(key, { value: deepFreeze(JSON.parse(serializeCacheValue(key, value))) }, { ttl });
   }
 }

@@ -8,12 +8,15 @@ import { QueueConsumer, QueueDelivery } from '../in-process/in-process-queue';
 import { InProcessRpcContext } from './in-process-rpc-context';
 import { DEFAULT_RPC_PREFETCH } from './rpc-queue-options';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
+import { timedRespond } from './rpc-server-metrics';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
 
 export interface InProcessRpcServerOptions {
   /** The service's RPC queue (`{prefix}{service}.rpc`). */
   queue: string;
+  /** The `service` label of the request metrics. */
+  service: string;
   broker?: InProcessBroker;
   prefetchCount?: number;
 }
@@ -23,7 +26,7 @@ export interface InProcessRpcServerOptions {
  * queue on the in-process broker. Several servers on one queue compete for requests, a server
  * closed mid-request hands it back to the queue for another one, and the fleet's conventions
  * (correlation id restored before guards, acknowledgement once handled, problem objects for every
- * failure) are the same as RabbitMqRpcServer's.
+ * failure, request metrics) are the same as RabbitMqRpcServer's.
  */
 export class InProcessRpcServer extends Server implements CustomTransportStrategy {
   override transportId = IN_PROCESS_TRANSPORT;
@@ -82,7 +85,8 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
     produce: () => Promise<Observable<unknown>>,
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
-    return super.handleRequest(context, answeringFailures(produce, this.log), respond);
+    const pattern = context instanceof InProcessRpcContext ? context.getPattern() : 'unknown';
+    return super.handleRequest(context, answeringFailures(produce, this.log), timedRespond(this.options.service, pattern, respond));
   }
 
   override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {

@@ -3,6 +3,7 @@ import { BaseRpcContext, RmqContext, RmqOptions, ServerRMQ, WritePacket } from '
 import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
 import { Observable, Subscription } from 'rxjs';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
+import { timedRespond } from './rpc-server-metrics';
 
 export type RabbitMqRpcServerOptions = Required<RmqOptions>['options'];
 
@@ -21,12 +22,17 @@ function correlationIdOf(context: BaseRpcContext): string | undefined {
  * - with manual acknowledgement (`noAck: false`) a request is acked once its handling settled,
  *   success or failure, so a request is redelivered to another instance only when this one died
  *   before answering, and a denied request cannot hold a prefetch slot forever;
- * - every failure is answered with a problem object.
+ * - every failure is answered with a problem object;
+ * - every request is timed per pattern and outcome (`timedRespond`).
  */
 export class RabbitMqRpcServer extends ServerRMQ {
   private readonly log = new Logger(RabbitMqRpcServer.name);
 
-  constructor(options: RabbitMqRpcServerOptions) {
+  constructor(
+    options: RabbitMqRpcServerOptions,
+    /** The `service` label of the request metrics. */
+    private readonly service: string,
+  ) {
     super(options);
   }
 
@@ -54,7 +60,8 @@ export class RabbitMqRpcServer extends ServerRMQ {
     produce: () => Promise<Observable<unknown>>,
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
-    return super.handleRequest(context, answeringFailures(produce, this.log), respond);
+    const pattern = context instanceof RmqContext ? context.getPattern() : 'unknown';
+    return super.handleRequest(context, answeringFailures(produce, this.log), timedRespond(this.service, pattern, respond));
   }
 
   override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {

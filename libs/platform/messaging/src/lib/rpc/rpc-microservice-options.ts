@@ -29,7 +29,7 @@ export function rpcMicroserviceOptions(
   const queue = new MessagingNames(profile.prefix).rpcQueue(service);
   const prefetchCount = options.prefetchCount ?? DEFAULT_RPC_PREFETCH;
   if (profile.kind === 'in-process') {
-    return { strategy: new InProcessRpcServer({ queue, broker: profile.broker, prefetchCount }) };
+    return { strategy: new InProcessRpcServer({ queue, service, broker: profile.broker, prefetchCount }) };
   }
   const rmq: RabbitMqRpcServerOptions = {
     urls: Array.isArray(profile.url) ? profile.url : [profile.url],
@@ -41,5 +41,5 @@ export function rpcMicroserviceOptions(
     persistent: false,
     socketOptions: { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1, connectionOptions: AMQP_SOCKET_OPTIONS },
   } as RabbitMqRpcServerOptions;
-  return { strategy: new RabbitMqRpcServer(rmq), options: rmq };
+  return { strategy: new RabbitMqRpcServer(rmq, service), options: rmq };
 }
