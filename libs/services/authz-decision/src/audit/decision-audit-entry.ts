@@ -62,109 +62,81 @@ export function decisionAuditEntry(
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/**
- * The entry as the writer keeps it: a detached copy (a caller mutating its object later cannot
- * change the record) with JSON's shape, so memory, the spool file and a replay hold the same thing.
- */
+/** An audit entry in its JSON form: what the spool file holds per line and `rejected()` gives back. */
 export interface QueuedAuditEntry extends Omit<DecisionAuditEntry, 'decidedAt'> {
   decidedAt: string;
 }
 
 /**
- * Checks what would make PostgreSQL refuse the row for reasons of ours (a programming error, so it
- * throws at once on the hot path instead of poisoning a batch later); returns `decidedAt` as ISO text.
+ * One record as the writer keeps it: the entry's JSON text, made once on the hot path. Text is
+ * the detached copy (a caller changing its objects later cannot change the record), one string
+ * instead of a dozen objects kept alive until the batch is written, and exactly the bytes the
+ * spool file and the INSERT carry.
  */
-function checkedDecidedAt(entry: DecisionAuditEntry): string {
+export interface AuditRecordText {
+  decisionId: string;
+  json: string;
+}
+
+/**
+ * Checks what would make PostgreSQL refuse the row for reasons of ours (a programming error, so it
+ * throws at once on the hot path instead of poisoning a batch later) and serializes the entry.
+ */
+export function auditRecordText(entry: DecisionAuditEntry): AuditRecordText {
   if (typeof entry.decisionId !== 'string' || !UUID.test(entry.decisionId)) throw new TypeError(`Audit entry decisionId must be a UUID, got ${String(entry.decisionId)}`);
   const decidedAt = entry.decidedAt instanceof Date ? entry.decidedAt : new Date(entry.decidedAt);
   if (Number.isNaN(decidedAt.getTime())) throw new TypeError(`Audit entry ${entry.decisionId}: decidedAt is not a valid date`);
   if (!Number.isFinite(entry.latencyMs)) throw new TypeError(`Audit entry ${entry.decisionId}: latencyMs must be a finite number`);
-  return decidedAt.toISOString();
+  const queued: QueuedAuditEntry = { ...entry, decidedAt: decidedAt.toISOString() };
+  return { decisionId: entry.decisionId, json: JSON.stringify(queued) };
 }
 
-/** Checks and copies an entry built elsewhere (every value in it is flat: strings, numbers, flat objects). */
-export function queuedAuditEntry(entry: DecisionAuditEntry): QueuedAuditEntry {
-  return {
-    ...entry,
-    decidedAt: checkedDecidedAt(entry),
-    resourceFacts: { ...entry.resourceFacts },
-    evaluations: entry.evaluations.map(({ evaluator, verdict, reason }) => ({ evaluator, verdict, reason })),
-    revisions: entry.revisions === undefined ? undefined : { ...entry.revisions },
-  };
+/** A spool line back into a record; undefined for a line that is not an entry. */
+export function auditRecordFromJson(json: string): AuditRecordText | undefined {
+  const entry = JSON.parse(json) as Partial<QueuedAuditEntry> | null;
+  return typeof entry?.decisionId === 'string' ? { decisionId: entry.decisionId, json } : undefined;
 }
 
-/**
- * The queued entry of one answered decision, built once on the hot path: `decisionAuditEntry`
- * already copies everything mutable out of the request and result, so nothing is copied twice.
- */
-export function queuedDecisionAuditEntry(
-  request: DecisionRequest,
-  result: DecisionResult,
-  measured: { decidedAt: Date; latencyMs: number; correlationId?: string },
-): QueuedAuditEntry {
-  const entry = decisionAuditEntry(request, result, measured);
-  return { ...entry, decidedAt: checkedDecidedAt(entry) };
-}
-
-/** The columns of the audit row in INSERT order, with the PostgreSQL type each array parameter is cast to. */
-export const AUDIT_COLUMNS = [
-  ['decision_id', 'uuid'],
-  ['decided_at', 'timestamptz'],
-  ['tenant_id', 'text'],
-  ['caller_kind', 'text'],
-  ['subject', 'text'],
-  ['client_id', 'text'],
-  ['actor', 'text'],
-  ['action', 'text'],
-  ['module', 'text'],
-  ['resource_type', 'text'],
-  ['resource_id', 'text'],
-  ['resource_facts', 'jsonb'],
-  ['outcome', 'text'],
-  ['evaluations', 'jsonb'],
-  ['cached', 'boolean'],
-  ['latency_ms', 'real'],
-  ['correlation_id', 'text'],
-  ['revisions', 'jsonb'],
-  ['failure', 'text'],
+/** The audit columns with the entry field and the PostgreSQL type each is read as. */
+const AUDIT_COLUMNS = [
+  ['decision_id', 'decisionId', 'uuid'],
+  ['decided_at', 'decidedAt', 'timestamptz'],
+  ['tenant_id', 'tenantId', 'text'],
+  ['caller_kind', 'callerKind', 'text'],
+  ['subject', 'subject', 'text'],
+  ['client_id', 'clientId', 'text'],
+  ['actor', 'actor', 'text'],
+  ['action', 'action', 'text'],
+  ['module', 'module', 'text'],
+  ['resource_type', 'resourceType', 'text'],
+  ['resource_id', 'resourceId', 'text'],
+  ['resource_facts', 'resourceFacts', 'jsonb'],
+  ['outcome', 'outcome', 'text'],
+  ['evaluations', 'evaluations', 'jsonb'],
+  ['cached', 'cached', 'boolean'],
+  ['latency_ms', 'latencyMs', 'real'],
+  ['correlation_id', 'correlationId', 'text'],
+  ['revisions', 'revisions', 'jsonb'],
+  ['failure', 'failure', 'text'],
 ] as const;
 
-/** One entry's value per column of `AUDIT_COLUMNS` (jsonb columns as JSON text). */
-export function auditRowValues(entry: QueuedAuditEntry): unknown[] {
-  return [
-    entry.decisionId,
-    entry.decidedAt,
-    entry.tenantId,
-    entry.callerKind,
-    entry.subject,
-    entry.clientId ?? null,
-    entry.actor ?? null,
-    entry.action,
-    entry.module,
-    entry.resourceType,
-    entry.resourceId ?? null,
-    JSON.stringify(entry.resourceFacts ?? {}),
-    entry.outcome,
-    JSON.stringify(entry.evaluations ?? []),
-    entry.cached,
-    entry.latencyMs,
-    entry.correlationId ?? null,
-    entry.revisions === undefined ? null : JSON.stringify(entry.revisions),
-    entry.failure ?? null,
-  ];
-}
+/** Fields the JSON may leave out (undefined is not written) that the table does not take as NULL. */
+const DEFAULTS: Partial<Record<(typeof AUDIT_COLUMNS)[number][1], string>> = { resourceFacts: `'{}'::jsonb`, evaluations: `'[]'::jsonb` };
 
 /**
- * One INSERT for any number of entries: a typed array per column, turned back into rows by
- * `unnest`. The statement text and its 19 parameters are the same whatever the batch size, so
- * PostgreSQL parses a short statement instead of one with 19 placeholders per row, and a batch is
- * not limited by the 65,535 parameters of the protocol. A decision id already present (a retried
- * or replayed batch) is skipped.
+ * The one INSERT for any number of records: their JSON texts as one JSON array parameter
+ * (`auditInsertParameter`), turned into rows by `json_to_recordset` (a field the JSON leaves out
+ * is NULL). The statement is the same whatever the batch size, no value is escaped one by one in
+ * JavaScript, and the nested JSON of the jsonb columns goes in as it is. A decision id already
+ * present (a retried or replayed batch) is skipped.
  */
-export function auditInsert(table: string, entries: readonly QueuedAuditEntry[]): { sql: string; parameters: unknown[][] } {
-  const parameters: unknown[][] = AUDIT_COLUMNS.map(() => new Array<unknown>(entries.length));
-  entries.forEach((entry, row) => auditRowValues(entry).forEach((value, column) => (parameters[column][row] = value)));
-  const columns = AUDIT_COLUMNS.map(([name]) => `"${name}"`).join(', ');
-  const arrays = AUDIT_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ');
-  return { sql: `INSERT INTO ${table} (${columns}) SELECT * FROM unnest(${arrays}) ON CONFLICT ("decision_id") DO NOTHING`, parameters };
+export function auditInsertSql(table: string): string {
+  const columns = AUDIT_COLUMNS.map(([column]) => `"${column}"`).join(', ');
+  const values = AUDIT_COLUMNS.map(([, field]) => (DEFAULTS[field] ? `COALESCE(r."${field}", ${DEFAULTS[field]})` : `r."${field}"`)).join(', ');
+  const shape = AUDIT_COLUMNS.map(([, field, type]) => `"${field}" ${type}`).join(', ');
+  return `INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset($1::json) AS r(${shape}) ON CONFLICT ("decision_id") DO NOTHING`;
+}
+
+export function auditInsertParameter(records: readonly AuditRecordText[]): string {
+  return `[${records.map((r) => r.json).join(',')}]`;
 }

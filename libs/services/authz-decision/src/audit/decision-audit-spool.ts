@@ -1,6 +1,6 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { QueuedAuditEntry } from './decision-audit-entry';
+import { AuditRecordText, auditRecordFromJson } from './decision-audit-entry';
 
 export const AUDIT_SPOOL_FILE = 'decision-audit.spool.jsonl';
 export const AUDIT_REJECTED_FILE = 'decision-audit.rejected.jsonl';
@@ -22,31 +22,34 @@ export class DecisionAuditSpool {
     this.rejectedPath = join(directory, AUDIT_REJECTED_FILE);
   }
 
-  append(entries: readonly QueuedAuditEntry[]): void {
-    if (entries.length > 0) appendDurably(this.directory, this.spoolPath, entries.map((e) => JSON.stringify(e)));
+  append(records: readonly AuditRecordText[]): void {
+    if (records.length > 0) appendDurably(this.directory, this.spoolPath, records.map((r) => r.json));
   }
 
-  appendRejected(entry: QueuedAuditEntry, reason: string): void {
-    appendDurably(this.directory, this.rejectedPath, [JSON.stringify({ rejectedAt: new Date().toISOString(), reason, entry })]);
+  appendRejected(record: AuditRecordText, reason: string): void {
+    appendDurably(this.directory, this.rejectedPath, [JSON.stringify({ rejectedAt: new Date().toISOString(), reason, entry: JSON.parse(record.json) })]);
   }
 
   /**
    * Every complete line of the spool file. A line cut short by a crash mid-write is skipped and
    * counted: the record it held was still in memory only, like one recorded a moment later.
    */
-  read(): { entries: QueuedAuditEntry[]; unreadable: number } {
-    if (!existsSync(this.spoolPath)) return { entries: [], unreadable: 0 };
-    const entries: QueuedAuditEntry[] = [];
+  read(): { records: AuditRecordText[]; unreadable: number } {
+    if (!existsSync(this.spoolPath)) return { records: [], unreadable: 0 };
+    const records: AuditRecordText[] = [];
     let unreadable = 0;
     for (const line of readFileSync(this.spoolPath, 'utf8').split('\n')) {
       if (line.trim() === '') continue;
+      let record: AuditRecordText | undefined;
       try {
-        entries.push(JSON.parse(line) as QueuedAuditEntry);
+        record = auditRecordFromJson(line);
       } catch {
-        unreadable++;
+        record = undefined;
       }
+      if (record) records.push(record);
+      else unreadable++;
     }
-    return { entries, unreadable };
+    return { records, unreadable };
   }
 
   clear(): void {

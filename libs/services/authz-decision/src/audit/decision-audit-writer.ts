@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { Clock, systemClock } from '../decision/clock';
-import { auditInsert, DecisionAuditEntry, QueuedAuditEntry, queuedAuditEntry, queuedDecisionAuditEntry } from './decision-audit-entry';
+import { auditInsertParameter, auditInsertSql, AuditRecordText, auditRecordText, DecisionAuditEntry, decisionAuditEntry, QueuedAuditEntry } from './decision-audit-entry';
 import { DecisionAuditRecord } from './decision-audit-record.entity';
 import { DecisionAuditSpool } from './decision-audit-spool';
 import { AuditUnavailableError } from './decision-audit.errors';
@@ -50,7 +50,7 @@ export interface AuditCloseResult {
 }
 
 interface Pending {
-  entry: QueuedAuditEntry;
+  record: AuditRecordText;
   /** Already appended to the spool file. */
   spooled: boolean;
   /** Refused by PostgreSQL for its content; skipped if its batch is retried. */
@@ -78,9 +78,10 @@ function positive(name: string, value: number, max = Number.MAX_SAFE_INTEGER): n
 }
 
 /**
- * Writes the decision audit off the hot path. `record` only validates, copies and enqueues; a
- * background flusher writes each batch as one INSERT (column arrays through `unnest`) that ignores
- * a known decision id, so a retried or replayed batch never duplicates a row.
+ * Writes the decision audit off the hot path. `record` only validates, serializes and enqueues
+ * (the JSON text is the record from then on: see `AuditRecordText`); a background flusher writes
+ * each batch as one INSERT (`json_to_recordset` over the texts) that ignores a known decision id,
+ * so a retried or replayed batch never duplicates a row.
  *
  * No record is lost short of losing the disk:
  * - a failed batch goes back to the head of the queue and is retried with exponential backoff;
@@ -111,12 +112,12 @@ export class DecisionAuditWriter {
   private spooledOutstanding = 0;
   private written = 0;
   private rejectedCount = 0;
-  private readonly rejectedKept: QueuedAuditEntry[] = [];
+  private readonly rejectedKept: AuditRecordText[] = [];
   private failures = 0;
   private lastError?: string;
   private retryAt = 0;
   private refusing = false;
-  private tableName?: string;
+  private insertSql?: string;
 
   private started = false;
   private closed = false;
@@ -168,9 +169,9 @@ export class DecisionAuditWriter {
     }
     const entry =
       result === undefined
-        ? queuedAuditEntry(entryOrRequest as DecisionAuditEntry)
-        : queuedDecisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
-    this.pending.push({ entry, spooled: false });
+        ? (entryOrRequest as DecisionAuditEntry)
+        : decisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
+    this.pending.push({ record: auditRecordText(entry), spooled: false });
     if (this.pending.length >= this.batchSize && this.started && !this.kick) {
       this.kick = setImmediate(() => {
         this.kick = undefined;
@@ -202,7 +203,7 @@ export class DecisionAuditWriter {
 
   /** The latest records PostgreSQL refused for their content (also in the rejected file, if configured). */
   rejected(): QueuedAuditEntry[] {
-    return this.rejectedKept.map((e) => ({ ...e }));
+    return this.rejectedKept.map((r) => JSON.parse(r.json) as QueuedAuditEntry);
   }
 
   /**
@@ -232,15 +233,15 @@ export class DecisionAuditWriter {
   }
 
   private replay(spool: DecisionAuditSpool): void {
-    const { entries, unreadable } = spool.read();
+    const { records, unreadable } = spool.read();
     if (unreadable > 0) this.logger.warn(`Skipped ${unreadable} unreadable line(s) of ${spool.spoolPath} (cut short by a crash)`);
-    if (entries.length === 0) {
+    if (records.length === 0) {
       spool.clear();
       return;
     }
     const seen = new Set<string>();
-    const replayed = entries.filter((e) => typeof e?.decisionId === 'string' && !seen.has(e.decisionId) && seen.add(e.decisionId));
-    this.pending = [...replayed.map((entry) => ({ entry, spooled: true })), ...this.pending];
+    const replayed = records.filter((r) => !seen.has(r.decisionId) && seen.add(r.decisionId));
+    this.pending = [...replayed.map((record) => ({ record, spooled: true })), ...this.pending];
     this.spooledOutstanding += replayed.length;
     this.logger.log(`Replaying ${replayed.length} spooled audit record(s) from ${spool.spoolPath}`);
   }
@@ -287,7 +288,7 @@ export class DecisionAuditWriter {
     const rows = batch.filter((p) => !p.rejected);
     if (rows.length === 0) return;
     try {
-      await this.insert(rows.map((p) => p.entry));
+      await this.insert(rows.map((p) => p.record));
     } catch (error) {
       const state = sqlState(error);
       if (state === undefined || !CONTENT_ERROR_CLASSES.includes(state.slice(0, 2))) throw error;
@@ -298,32 +299,31 @@ export class DecisionAuditWriter {
     }
   }
 
-  private async insert(entries: QueuedAuditEntry[]): Promise<void> {
-    const { sql, parameters } = auditInsert(this.table(), entries);
-    await this.dataSource.query(sql, parameters);
+  private async insert(records: AuditRecordText[]): Promise<void> {
+    await this.dataSource.query(this.insertStatement(), [auditInsertParameter(records)]);
   }
 
-  /** Schema-qualified from the DataSource's metadata: the entity has no schema, the service's DataSource sets it. */
-  private table(): string {
-    if (!this.tableName) {
+  /** For the table named from the DataSource's metadata: the entity has no schema, the service's DataSource sets it. */
+  private insertStatement(): string {
+    if (!this.insertSql) {
       const { schema, tableName } = this.dataSource.getMetadata(DecisionAuditRecord);
       const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
-      this.tableName = schema ? `${quote(schema)}.${quote(tableName)}` : quote(tableName);
+      this.insertSql = auditInsertSql(schema ? `${quote(schema)}.${quote(tableName)}` : quote(tableName));
     }
-    return this.tableName;
+    return this.insertSql;
   }
 
   private reject(pending: Pending, reason: string): void {
     pending.rejected = true;
     this.rejectedCount++;
-    this.rejectedKept.push(pending.entry);
+    this.rejectedKept.push(pending.record);
     if (this.rejectedKept.length > MAX_REJECTED_KEPT) this.rejectedKept.shift();
-    this.logger.error(`Audit record ${pending.entry.decisionId} refused by the database, set aside: ${reason}`);
+    this.logger.error(`Audit record ${pending.record.decisionId} refused by the database, set aside: ${reason}`);
     if (!this.spool) return;
     try {
-      this.spool.appendRejected(pending.entry, reason);
+      this.spool.appendRejected(pending.record, reason);
     } catch (error) {
-      this.logger.error(`Could not keep refused audit record ${pending.entry.decisionId} in ${this.spool.rejectedPath}: ${messageOf(error)}`);
+      this.logger.error(`Could not keep refused audit record ${pending.record.decisionId} in ${this.spool.rejectedPath}: ${messageOf(error)}`);
     }
   }
 
@@ -367,7 +367,7 @@ export class DecisionAuditWriter {
     const unspooled = this.pending.filter((p) => !p.spooled && !p.rejected);
     if (unspooled.length === 0) return;
     try {
-      this.spool.append(unspooled.map((p) => p.entry));
+      this.spool.append(unspooled.map((p) => p.record));
     } catch (error) {
       this.logger.error(`Could not spool ${unspooled.length} audit record(s) to ${this.spool.spoolPath}: ${messageOf(error)}`);
       return;
