@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DecisionRequest } from '@lp/contracts';
 import { DecisionCacheRevisions, decisionRevisionValues } from './decision-revision-keys';
 
@@ -36,5 +36,5 @@ export function decisionCacheKey(request: DecisionRequest, revisions: DecisionCa
     action,
     decisionRevisionValues(revisions),
   ]);
-  return `decision:${createHash('sha256').update(material).digest('hex')}`;
+  return `decision:${hash('sha256', material, 'hex')}`;
 }

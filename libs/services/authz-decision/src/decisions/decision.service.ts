@@ -6,11 +6,9 @@ import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
 import { RevisionCounters } from '@lp/platform/cache';
 import {
   cachedDecisionResult,
-  dataScopeRevisionNames,
+  callerRevisionNames,
   DecisionCache,
   DecisionCacheLookup,
-  decisionRevisionNames,
-  rebacRevisionNames,
   RevisionReadScope,
 } from '../cache';
 import { DecisionEngine, DecisionExplanation, validateDecisionRequest } from '../decision';
@@ -67,9 +65,7 @@ export class DecisionService {
 
   /** Every counter this decision's caches consult, read in one round trip (see RevisionReadScope). */
   private withRevisionSnapshot<T>(request: DecisionRequest, work: () => Promise<T>): Promise<T> {
-    const { tenantId, subject } = request.caller;
-    const names = [...decisionRevisionNames(request.caller), ...dataScopeRevisionNames(tenantId, subject), ...rebacRevisionNames(tenantId, subject)];
-    return RevisionReadScope.run(this.revisions, [...new Set(names)], work);
+    return RevisionReadScope.run(this.revisions, callerRevisionNames(request.caller.tenantId, request.caller.subject).all, work);
   }
 
   /** An unreachable cache is a miss without revisions: deciding afresh is safe, and nothing is stored. */

@@ -9,6 +9,7 @@ import { InProcessRpcContext } from './in-process-rpc-context';
 import { DEFAULT_RPC_PREFETCH } from './rpc-queue-options';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
+import { isPlainPatternName } from './rpc-pattern-route';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
 
@@ -61,6 +62,11 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
 
   unwrap<T>(): T {
     return this.broker as T;
+  }
+
+  /** Plain pattern names route as themselves, without Nest's failing JSON.parse per message. */
+  protected override getRouteFromPattern(pattern: string): string {
+    return isPlainPatternName(pattern) ? pattern : super.getRouteFromPattern(pattern);
   }
 
   protected override runWithProcessingHooks(

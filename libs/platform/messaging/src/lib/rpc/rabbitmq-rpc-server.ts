@@ -4,6 +4,7 @@ import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observabili
 import { Observable, Subscription } from 'rxjs';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
+import { isPlainPatternName } from './rpc-pattern-route';
 
 export type RabbitMqRpcServerOptions = Required<RmqOptions>['options'];
 
@@ -34,6 +35,11 @@ export class RabbitMqRpcServer extends ServerRMQ {
     private readonly service: string,
   ) {
     super(options);
+  }
+
+  /** Plain pattern names route as themselves, without Nest's failing JSON.parse per message. */
+  protected override getRouteFromPattern(pattern: string): string {
+    return isPlainPatternName(pattern) ? pattern : super.getRouteFromPattern(pattern);
   }
 
   protected override runWithProcessingHooks(
