@@ -105,6 +105,19 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
       }
     });
 
+    it('splits a burst of more reads than one MGET answers, and still answers each', async () => {
+      await adapters.revisions.bump('burst');
+      const client = (adapters.revisions as unknown as { redis: { client: Redis } }).redis.client;
+      const mget = jest.spyOn(client, 'mget');
+      try {
+        const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => adapters.revisions.read(['burst', `other-${i}`])));
+        expect(answers.every(([burst, other]) => burst === 1 && other === 0)).toBe(true);
+        expect(mget).toHaveBeenCalledTimes(2); // 256 reads, then the other 44
+      } finally {
+        mget.mockRestore();
+      }
+    });
+
     it('never answers a read with a value older than a bump that completed before the read was asked', async () => {
       const replica = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
       try {

@@ -3,8 +3,8 @@ import DataLoader from 'dataloader';
 import { RedisConnection, redisNamespace, type RedisAdapterOptions } from './redis-connection';
 import { RevisionCounters } from './revision-counters';
 
-/** Longest MGET one batch of coalesced reads may send; more names go in further MGETs. */
-const MAX_NAMES_PER_MGET = 1_000;
+/** Reads one MGET answers at most; more go in further MGETs. */
+const MAX_READS_PER_MGET = 256;
 
 /**
  * The production revision counters, shared by every replica: `${keyPrefix}:rev:${name}`, INCR to
@@ -24,22 +24,23 @@ export class RedisRevisionCounters extends RevisionCounters {
   private readonly logger = new Logger(RedisRevisionCounters.name);
   private readonly namespace: string;
   private readonly redis: RedisConnection;
-  private readonly reads: DataLoader<string, number>;
+  /** Keyed by the list of names one `read` asks for: one pending promise per read, not per name. */
+  private readonly reads: DataLoader<readonly string[], number[]>;
 
   constructor(options: RedisAdapterOptions) {
     super();
     this.namespace = redisNamespace(options.keyPrefix, 'rev');
     this.redis = new RedisConnection(options, this.logger);
-    this.reads = new DataLoader((names) => this.readNow(names), {
+    this.reads = new DataLoader((lists) => this.readNow(lists), {
       cache: false,
-      maxBatchSize: MAX_NAMES_PER_MGET,
+      maxBatchSize: MAX_READS_PER_MGET,
       batchScheduleFn: (send) => setImmediate(send),
     });
   }
 
   async read(names: string[]): Promise<number[]> {
     if (names.length === 0) return [];
-    return Promise.all(names.map((name) => this.reads.load(name)));
+    return this.reads.load(names);
   }
 
   async bump(name: string): Promise<number> {
@@ -50,11 +51,11 @@ export class RedisRevisionCounters extends RevisionCounters {
     await this.redis.close();
   }
 
-  /** One MGET of the distinct names of a batch (without the loader's cache, a batch may repeat a name). */
-  private async readNow(names: readonly string[]): Promise<number[]> {
-    const distinct = [...new Set(names)];
+  /** One MGET of the distinct names of a batch of reads, answered to each read in its own order. */
+  private async readNow(lists: ReadonlyArray<readonly string[]>): Promise<number[][]> {
+    const distinct = [...new Set(lists.flat())];
     const values = await this.redis.run((client) => client.mget(distinct.map((name) => this.namespace + name)));
     const byName = new Map(distinct.map((name, i) => [name, values[i] === null ? 0 : Number(values[i])]));
-    return names.map((name) => byName.get(name) as number);
+    return lists.map((names) => names.map((name) => byName.get(name) as number));
   }
 }
