@@ -26,17 +26,16 @@
  * call at 64, and what-ifs that remove one cause at a time (bench-side patches of the running
  * app, nothing in libs changed).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Channel, connect } from 'amqplib';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, DecisionRequest, DecisionResult, RpcPatterns } from '@lp/contracts';
+import { DecisionResult, RpcPatterns } from '@lp/contracts';
 import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { createRpcClient, MessagingNames, MessagingProfile, RpcClient } from '@lp/platform/messaging';
+import { createRpcClient, MessagingProfile, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
@@ -49,7 +48,8 @@ import { formatTable, LatencySummary, measure, summarize } from './latency-stats
 import type { EchoResult } from './rpc-echo.bench';
 import { cpuProfile, formatProfile } from './cpu-profile';
 import { EchoServer, startEchoServer } from './echo-server';
-import { cpuByProcessGroup, cpuPerCall, ProcessGroup } from './process-cpu';
+import { cpuCell, INTERLEAVE_ROUNDS, interleaved, processCell, Timed } from './interleaved';
+import { BENCH_DECISION_REQUEST as request, deleteRedisKeys, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
 
 export interface DecisionRpcOptions {
   quick: boolean;
@@ -85,14 +85,6 @@ const WARMUP = 200; // as the echo floor
 const TIMEOUT_MS = 10_000; // as the echo floor
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
-/** The floor's payload (`rpc-echo.bench.ts`). */
-const ECHO_PAYLOAD = { tenantId: 'bench', action: 'View', resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' } };
-const ROLE_ID = '00000000-0000-0000-0000-0000000000a1';
-const request: DecisionRequest = {
-  caller: { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'alice-v1' },
-  action: AuthorizationAction.View,
-  resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' },
-};
 
 /** Everything the suite started, so teardown can stop whatever got started, in reverse. */
 interface Stack {
@@ -121,13 +113,7 @@ async function standUp(stack: Stack, options: DecisionRpcOptions, urls: { postgr
   stack.policy = await createServiceApp(policyManagementService, stack.runtime);
   stack.decision = await createServiceApp(authzDecisionService, stack.runtime);
 
-  const sql = stack.policy.app.get(DataSource);
-  await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES ('cases.case.view', 'cases', 'case', 'View') ON CONFLICT DO NOTHING`);
-  await sql.query(`INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES ('${ROLE_ID}', 'acme', 'clerk', 'tenant')`);
-  await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-    SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'bench'
-    FROM authz.role r JOIN authz.permission p ON p.code = 'cases.case.view' WHERE r.id = '${ROLE_ID}'`);
-  await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'alice', '${ROLE_ID}', 'clerk', 'bench')`);
+  await seedBenchPolicy(stack.policy.app.get(DataSource));
 
   const profile: MessagingProfile = { kind: 'rabbitmq', url: options.amqpUrl, prefix: `${stack.id}.` };
   stack.client = createRpcClient(profile); // default routes: authz → authz-decision
@@ -151,53 +137,6 @@ async function tearDown(stack: Stack, urls: { amqp: string; redis: string }): Pr
   await attempt('rabbitmq topology', () => deleteTopology(urls.amqp, `${stack.id}.`, ['authz-decision', 'policy-management']));
   if (stack.dataDir) await attempt('data dir', async () => rmSync(stack.dataDir!, { recursive: true, force: true }));
   return problems;
-}
-
-/** SCAN + DEL of every key under `prefix`; returns how many were deleted. */
-export async function deleteRedisKeys(url: string, prefix: string): Promise<number> {
-  if (!prefix.trim() || prefix.includes('*')) throw new Error(`Refusing to delete Redis keys under "${prefix}"`);
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-  return deleted;
-}
-
-/** The durable queues and exchanges the services declared under `prefix` (instance queues go by themselves). */
-async function deleteTopology(url: string, prefix: string, services: string[]): Promise<void> {
-  const names = new MessagingNames(prefix);
-  const connection = await connect(url);
-  try {
-    // One channel per step: a refused delete closes its channel.
-    const step = async (action: (channel: Channel) => Promise<unknown>) => {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      try {
-        await action(channel);
-        await channel.close();
-      } catch {
-        // Not declared in this run: nothing to delete.
-      }
-    };
-    for (const service of services) {
-      await step((c) => c.deleteQueue(names.rpcQueue(service)));
-      await step((c) => c.deleteQueue(names.serviceQueue(service)));
-      await step((c) => c.deleteQueue(names.deadLetterQueue(service)));
-    }
-    await step((c) => c.deleteExchange(names.eventsExchange));
-    await step((c) => c.deleteExchange(names.deadLetterExchange));
-  } finally {
-    await connection.close();
-  }
 }
 
 /** Counts every decision asked and every answer that is not the cached Permit. */
@@ -321,83 +260,6 @@ function timeServer(microservice: unknown): { samples: number[]; undo: () => voi
 
 const p50 = (samples: number[]) => summarize(samples, 1).p50;
 
-/** Busy time of the whole machine (every CPU, every process: broker, databases, this one) in ms, from /proc/stat; undefined off Linux. */
-function machineBusyMs(): number | undefined {
-  try {
-    const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
-    const ticks = cpu.trim().split(/\s+/).slice(1).map(Number);
-    const idle = ticks[3] + (ticks[4] ?? 0); // idle + iowait
-    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // without guest time, already in user
-    return ((total - idle) * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return undefined;
-  }
-}
-
-interface Timed extends LatencySummary {
-  /** CPU of this process per timed call. */
-  cpuMsPerCall: number;
-  /** Busy time of the whole machine per timed call (includes anything else running). */
-  machineMsPerCall?: number;
-  /** CPU per timed call of each process group (this node process, RabbitMQ, PostgreSQL, Redis). */
-  byProcess?: Map<ProcessGroup, number>;
-}
-
-const INTERLEAVE_ROUNDS = 4;
-
-/**
- * Several calls timed in alternating slices (a, b, b, a, a, b, ...) after `WARMUP` untimed calls of
- * each, so a change of machine load during the measurement hits all of them alike. Samples are
- * pooled per call over the slices, as `measure()` times them.
- */
-async function interleaved(calls: Array<() => Promise<unknown>>, total: number, concurrency: number): Promise<Timed[]> {
-  for (const call of calls) for (let i = 0; i < WARMUP; i++) await call();
-  const pooled = calls.map(() => ({ samples: [] as number[], wallMs: 0, cpuMs: 0, machineMs: 0 as number | undefined, byProcess: new Map<ProcessGroup, number>() as Map<ProcessGroup, number> | undefined }));
-  for (let round = 0; round < INTERLEAVE_ROUNDS; round++) {
-    const order = round % 2 === 0 ? calls.map((_, i) => i) : calls.map((_, i) => calls.length - 1 - i);
-    const slice = Math.floor(total / INTERLEAVE_ROUNDS);
-    for (const i of order) {
-      const acc = pooled[i];
-      const cpuBefore = process.cpuUsage();
-      const machineBefore = machineBusyMs();
-      const processesBefore = cpuByProcessGroup();
-      let issued = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (issued < slice) {
-            issued += 1;
-            const t0 = performance.now();
-            await calls[i]();
-            acc.samples.push(performance.now() - t0);
-          }
-        }),
-      );
-      acc.wallMs += performance.now() - started;
-      const used = process.cpuUsage(cpuBefore);
-      acc.cpuMs += (used.user + used.system) / 1000;
-      const machineAfter = machineBusyMs();
-      acc.machineMs = acc.machineMs !== undefined && machineBefore !== undefined && machineAfter !== undefined ? acc.machineMs + machineAfter - machineBefore : undefined;
-      const processesAfter = cpuByProcessGroup();
-      if (acc.byProcess && processesBefore && processesAfter) {
-        for (const [group, ms] of cpuPerCall(processesBefore, processesAfter, 1)) acc.byProcess.set(group, (acc.byProcess.get(group) ?? 0) + ms);
-      } else {
-        acc.byProcess = undefined;
-      }
-    }
-  }
-  return pooled.map((acc) => ({
-    ...summarize(acc.samples, acc.wallMs),
-    cpuMsPerCall: acc.cpuMs / acc.samples.length,
-    ...(acc.machineMs !== undefined ? { machineMsPerCall: acc.machineMs / acc.samples.length } : {}),
-    ...(acc.byProcess ? { byProcess: new Map([...acc.byProcess].map(([g, ms]) => [g, ms / acc.samples.length])) } : {}),
-  }));
-}
-
-const cpuCell = (t: Timed) => `${t.cpuMsPerCall.toFixed(3)} / ${t.machineMsPerCall?.toFixed(3) ?? '-'}`;
-const processCell = (byProcess: Map<ProcessGroup, number>) =>
-  (['node', 'rabbitmq', 'postgres', 'redis'] as const).map((g) => (byProcess.get(g) ?? 0).toFixed(3)).join(' / ');
-
 export async function benchDecisionRpc(options: DecisionRpcOptions): Promise<DecisionRpcResult> {
   const urls = {
     amqp: options.amqpUrl,
@@ -433,7 +295,7 @@ export async function benchDecisionRpc(options: DecisionRpcOptions): Promise<Dec
       if (!floor) throw new Error(`no RabbitMQ echo floor at concurrency ${concurrency} in this run`);
       // The verdict's floor is the echo timed in alternating slices with the decisions, on the same
       // warm process with the apps running: the start-of-run floor ran before anything else did.
-      const [echo, decide] = await interleaved([echoCall, () => asker.ask(true)], total, concurrency);
+      const [echo, decide] = await interleaved([echoCall, () => asker.ask(true)], total, concurrency, { warmup: WARMUP });
       const ratio = decide.p50 / echo.p50;
       const startFloorRatio = decide.p50 / floor.p50;
       rows.push({ concurrency, count: decide.count, p50: decide.p50, p99: decide.p99, opsPerSecond: decide.opsPerSecond, echoP50: echo.p50, ratio, startFloorRatio, pass: ratio <= MAX_RATIO });
@@ -687,7 +549,7 @@ async function whatIfs(app: ServiceApp['app'], asker: Asker, echoCall: () => Pro
         [1, sizes.c1],
         [64, sizes.c64],
       ] as const) {
-        const [echo, decide] = await interleaved([echoCall, () => asker.ask(true)], total, concurrency);
+        const [echo, decide] = await interleaved([echoCall, () => asker.ask(true)], total, concurrency, { warmup: WARMUP });
         rows.push({
           'what if': scenario.name,
           concurrency,

@@ -46,3 +46,14 @@ export function cpuByProcessGroup(): Map<ProcessGroup, number> | undefined {
 export function cpuPerCall(before: Map<ProcessGroup, number>, after: Map<ProcessGroup, number>, calls: number): Map<ProcessGroup, number> {
   return new Map(PROCESS_GROUPS.map((g) => [g, Math.max(0, (after.get(g) ?? 0) - (before.get(g) ?? 0)) / calls]));
 }
+
+/** CPU time (user + system, ms) used so far by one process; undefined once it is gone or off Linux. */
+export function cpuOfPid(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
+}

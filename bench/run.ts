@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, cache) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -10,6 +10,7 @@ import { formatTable } from './latency-stats';
 import { benchDecisionCoreVsCasbin } from './decision-core-vs-casbin.bench';
 import { benchDecisionCache } from './decision-cache.bench';
 import { benchDecisionRpc } from './decision-rpc.bench';
+import { benchDecisionRpcProcesses } from './decision-rpc-processes.bench';
 import { benchRpcEcho } from './rpc-echo.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
   const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
-  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,cache').split(',').map((name) => name.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache').split(',').map((name) => name.trim()));
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
@@ -46,6 +47,9 @@ async function main(): Promise<void> {
 
   // authz.decide over RabbitMQ (cache hit, audit on) against the RabbitMQ echo floor measured above.
   if (only.has('decide')) await benchDecisionRpc({ quick, sizes, echo: rabbit, amqpUrl: amqp, profile: profileMode() });
+
+  // The same with each server in a process of its own, as deployed (for comparison; both still share this machine's cores).
+  if (only.has('decide-processes')) await benchDecisionRpcProcesses({ sizes, amqpUrl: amqp });
 
   // Decision cache: miss vs hit cost in-process (in-memory adapters and Redis), memory of 100,000 entries.
   if (only.has('cache')) await benchDecisionCache({ quick });

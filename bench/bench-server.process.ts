@@ -1,0 +1,57 @@
+/**
+ * A bench server in a process of its own, as services run when deployed (one process each),
+ * started by `decision-rpc-processes.bench.ts` with an IPC channel:
+ * - `BENCH_SERVER=decision`: the platform runtime on the production profile from the environment
+ *   (DATABASE_URL, AMQP_URL, AMQP_PREFIX, REDIS_URL, REDIS_KEY_PREFIX, DATA_DIR) with
+ *   policy-management (owner of the `authz` tables, seeded with the bench policy) and authz-decision;
+ * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX.
+ * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { createServiceApp, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import { authzDecisionService } from '@lp/service/authz-decision';
+import { policyManagementService } from '@lp/service/policy-management';
+import { seedBenchPolicy } from './decision-bench-stack';
+import { startEchoServer } from './echo-server';
+
+async function start(): Promise<() => Promise<void>> {
+  const env = process.env;
+  if (env.BENCH_SERVER === 'echo') {
+    const echo = await startEchoServer({ kind: 'rabbitmq', url: env.AMQP_URL as string, prefix: env.AMQP_PREFIX as string });
+    return () => echo.close();
+  }
+  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision or echo, got ${env.BENCH_SERVER}`);
+  const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
+  const apps: ServiceApp[] = [];
+  apps.push(await createServiceApp(policyManagementService, runtime));
+  apps.push(await createServiceApp(authzDecisionService, runtime));
+  await seedBenchPolicy(apps[0].app.get(DataSource));
+  return async () => {
+    for (const { app } of apps.reverse()) await app.close();
+    await runtime.close();
+  };
+}
+
+start().then(
+  (stop) => {
+    let stopping: Promise<void> | undefined;
+    const shutdown = () => {
+      stopping ??= stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`bench server stop failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    };
+    process.on('message', (message: { stop?: boolean }) => message?.stop && shutdown());
+    process.on('SIGTERM', shutdown);
+    process.send?.({ ready: true });
+  },
+  (error: unknown) => {
+    process.stderr.write(`bench server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,79 @@
+import { Channel, connect } from 'amqplib';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
+import { MessagingNames } from '@lp/platform/messaging';
+
+/**
+ * What the decision RPC benches share: the question they ask, the policy that makes it a Permit,
+ * the echo floor's payload, and the cleanup of the names a run used.
+ */
+
+/** The floor's payload (`rpc-echo.bench.ts`). */
+export const ECHO_PAYLOAD = { tenantId: 'bench', action: 'View', resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' } };
+
+const ROLE_ID = '00000000-0000-0000-0000-0000000000a1';
+
+/** Asked again and again: a Permit through one role, answered from the cache after the first. */
+export const BENCH_DECISION_REQUEST: DecisionRequest = {
+  caller: { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'alice-v1' },
+  action: AuthorizationAction.View,
+  resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' },
+};
+
+/** One permission, one role holding it, bound to `alice` in tenant `acme` (policy-management's DataSource: it owns `authz`). */
+export async function seedBenchPolicy(sql: DataSource): Promise<void> {
+  await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES ('cases.case.view', 'cases', 'case', 'View') ON CONFLICT DO NOTHING`);
+  await sql.query(`INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES ('${ROLE_ID}', 'acme', 'clerk', 'tenant')`);
+  await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
+    SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'bench'
+    FROM authz.role r JOIN authz.permission p ON p.code = 'cases.case.view' WHERE r.id = '${ROLE_ID}'`);
+  await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'alice', '${ROLE_ID}', 'clerk', 'bench')`);
+}
+
+/** SCAN + DEL of every key under `prefix`; returns how many were deleted. */
+export async function deleteRedisKeys(url: string, prefix: string): Promise<number> {
+  if (!prefix.trim() || prefix.includes('*')) throw new Error(`Refusing to delete Redis keys under "${prefix}"`);
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== '0');
+  } finally {
+    await redis.quit();
+  }
+  return deleted;
+}
+
+/** The durable queues and exchanges the services declared under `prefix` (instance queues go by themselves). */
+export async function deleteTopology(url: string, prefix: string, services: string[]): Promise<void> {
+  const names = new MessagingNames(prefix);
+  const connection = await connect(url);
+  try {
+    // One channel per step: a refused delete closes its channel.
+    const step = async (action: (channel: Channel) => Promise<unknown>) => {
+      const channel = await connection.createChannel();
+      channel.on('error', () => undefined);
+      try {
+        await action(channel);
+        await channel.close();
+      } catch {
+        // Not declared in this run: nothing to delete.
+      }
+    };
+    for (const service of services) {
+      await step((c) => c.deleteQueue(names.rpcQueue(service)));
+      await step((c) => c.deleteQueue(names.serviceQueue(service)));
+      await step((c) => c.deleteQueue(names.deadLetterQueue(service)));
+    }
+    await step((c) => c.deleteExchange(names.eventsExchange));
+    await step((c) => c.deleteExchange(names.deadLetterExchange));
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * `authz.decide` over RabbitMQ against the echo floor, with each server in a process of its own
+ * (`bench-server.process.ts`), as the fleet runs when deployed: the client loop here, the
+ * authz-decision and policy-management apps in one child, the echo server in another. Same
+ * question, policy, cache hit and audit as `decision-rpc.bench.ts`, timed in alternating slices.
+ *
+ * The CPU per call of each process is reported. On this 2-core machine the client, both servers,
+ * RabbitMQ, PostgreSQL and Redis still share the cores, so this shows how the ratio changes when
+ * client and server work can run at the same time, not what a machine with cores to spare would
+ * give.
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { DecisionResult, RpcPatterns } from '@lp/contracts';
+import { createRpcClient, RpcClient } from '@lp/platform/messaging';
+import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
+import { BENCH_DECISION_REQUEST, deleteRedisKeys, deleteTopology, ECHO_PAYLOAD } from './decision-bench-stack';
+import { interleaved, Timed } from './interleaved';
+import { formatTable } from './latency-stats';
+
+export interface DecisionRpcProcessesOptions {
+  sizes: { c1: number; c64: number };
+  amqpUrl: string;
+  postgresUrl?: string;
+  redisUrl?: string;
+}
+
+const MAX_RATIO = 1.5;
+const WARMUP = 200;
+const TIMEOUT_MS = 10_000;
+const START_TIMEOUT_MS = 90_000;
+const out = (text: string) => process.stdout.write(`${text}\n`);
+
+/** Starts a bench server process and waits for its `ready`. */
+function startServer(kind: 'decision' | 'echo', env: Record<string, string>): Promise<ChildProcess> {
+  // fork() reuses this process's execArgv: the same SWC loader, so the child runs the TypeScript as this one does.
+  const child = fork(join(__dirname, 'bench-server.process.ts'), [], { env: { ...process.env, ...env, BENCH_SERVER: kind }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    child.once('message', (message: { ready?: boolean }) => {
+      clearTimeout(timer);
+      if (message?.ready) resolve(child);
+      else reject(new Error(`${kind} server sent ${JSON.stringify(message)}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited with ${code} before it was ready`));
+    });
+  });
+}
+
+/** Asks the server to stop (the decision app drains its audit on the way), then makes sure it is gone. */
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send({ stop: true });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOptions): Promise<void> {
+  const urls = {
+    postgres: options.postgresUrl || process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    redis: options.redisUrl || process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  };
+  const id = `bench_procs_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const dataDir = mkdtempSync(join(tmpdir(), `${id}-`));
+  out(`\nauthz.decide vs the echo floor with each server in its own process — database ${id}, AMQP_PREFIX ${id}. (echo: ${id}_echo.), REDIS_KEY_PREFIX ${id}:`);
+  let db: TestDatabase | undefined;
+  let decisionServer: ChildProcess | undefined;
+  let echoServer: ChildProcess | undefined;
+  const clients: RpcClient[] = [];
+  const problems: string[] = [];
+  try {
+    db = await createTestDatabase(urls.postgres, id);
+    [decisionServer, echoServer] = await Promise.all([
+      startServer('decision', {
+        DATABASE_URL: db.url,
+        AMQP_URL: options.amqpUrl,
+        AMQP_PREFIX: `${id}.`,
+        REDIS_URL: urls.redis,
+        REDIS_KEY_PREFIX: `${id}:`,
+        DATA_DIR: dataDir,
+      }),
+      startServer('echo', { AMQP_URL: options.amqpUrl, AMQP_PREFIX: `${id}_echo.` }),
+    ]);
+    const decide = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}.` });
+    const echo = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}_echo.` }, { routes: { bench: 'bench' } });
+    clients.push(decide, echo);
+
+    let asked = 0;
+    let unexpected = 0;
+    const ask = async () => {
+      asked++;
+      const result = await decide.send<DecisionResult>(RpcPatterns.authz.decide, BENCH_DECISION_REQUEST, { timeoutMs: TIMEOUT_MS });
+      if (result.outcome !== 'Permit' || (asked > 1 && !result.cached)) unexpected++;
+    };
+    const echoCall = () => echo.send('bench.echo', ECHO_PAYLOAD, { timeoutMs: TIMEOUT_MS });
+    await ask();
+
+    const pids = { decision: decisionServer.pid as number, echo: echoServer.pid as number };
+    const rows: Array<Record<string, string | number>> = [];
+    const verdicts: string[] = [];
+    for (const [concurrency, total] of [
+      [1, options.sizes.c1],
+      [64, options.sizes.c64],
+    ] as const) {
+      const [echoTimed, decideTimed] = await interleaved([echoCall, ask], total, concurrency, { warmup: WARMUP, pids });
+      const cpu = (t: Timed, server: 'decision' | 'echo') =>
+        [t.cpuMsPerCall, t.byPid?.get(server) ?? 0, t.byProcess?.get('rabbitmq') ?? 0, t.byProcess?.get('postgres') ?? 0, t.byProcess?.get('redis') ?? 0]
+          .map((ms) => ms.toFixed(3))
+          .join(' / ');
+      const row = (call: string, t: Timed, server: 'decision' | 'echo') => ({
+        call,
+        concurrency,
+        calls: t.count,
+        'p50 ms': t.p50,
+        'p99 ms': t.p99,
+        'ops/s': Math.round(t.opsPerSecond),
+        'CPU ms/call: client / server process / rabbitmq / postgres / redis': cpu(t, server),
+        'machine ms/call': t.machineMsPerCall?.toFixed(3) ?? '-',
+      });
+      rows.push(row('rpc echo (own process)', echoTimed, 'echo'), row('authz.decide (own process, cache hit, audit)', decideTimed, 'decision'));
+      const ratio = decideTimed.p50 / echoTimed.p50;
+      verdicts.push(`decide p50 / echo p50 at concurrency ${concurrency}, servers in their own processes: ${ratio.toFixed(2)}x (${ratio <= MAX_RATIO ? 'within' : 'over'} ${MAX_RATIO}x)`);
+    }
+    out(formatTable(rows));
+    out('CPU ms/call: this process (the clients), the server process asked, and the RabbitMQ, PostgreSQL and Redis processes; machine = busy time of all CPUs.');
+    for (const line of verdicts) out(line);
+    if (unexpected > 0) throw new Error(`${unexpected} of ${asked} answers were not the cached Permit`);
+
+    await stopServer(decisionServer); // drains the audit writer
+    const sql = new Client({ connectionString: db.url });
+    await sql.connect();
+    try {
+      const [{ n }] = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`)).rows as Array<{ n: number }>;
+      out(`answers: ${asked} decisions, all the cached Permit after the first; audit: ${n} rows after the server stopped → ${n === asked ? 'OK' : 'MISMATCH'}`);
+    } finally {
+      await sql.end();
+    }
+  } finally {
+    const attempt = async (what: string, step: () => Promise<unknown>) => {
+      try {
+        await step();
+      } catch (error) {
+        problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    };
+    for (const client of clients) await attempt('rpc client', () => client.close());
+    if (decisionServer) await attempt('decision server', () => stopServer(decisionServer!));
+    if (echoServer) await attempt('echo server', () => stopServer(echoServer!));
+    if (db) await attempt('database', () => db!.drop());
+    await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management']));
+    await attempt('echo topology', () => deleteTopology(options.amqpUrl, `${id}_echo.`, ['bench']));
+    rmSync(dataDir, { recursive: true, force: true });
+    out(problems.length === 0 ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted` : `teardown problems: ${problems.join('; ')}`);
+  }
+}
