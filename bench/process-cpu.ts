@@ -26,18 +26,10 @@ export function cpuByProcessGroup(): Map<ProcessGroup, number> | undefined {
   }
   const totals = new Map<ProcessGroup, number>(PROCESS_GROUPS.map((g) => [g, 0]));
   for (const pid of pids) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // ended meanwhile
-    }
-    // `pid (comm) state ...`: comm may hold spaces and parentheses, so split after the last `)`.
-    const command = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
-    const group = groupOf(command);
-    totals.set(group, (totals.get(group) ?? 0) + ms);
+    const stat = processStat(Number(pid));
+    if (!stat) continue; // ended meanwhile
+    const group = groupOf(stat.command);
+    totals.set(group, (totals.get(group) ?? 0) + stat.cpuMs);
   }
   return totals;
 }
@@ -49,11 +41,21 @@ export function cpuPerCall(before: Map<ProcessGroup, number>, after: Map<Process
 
 /** CPU time (user + system, ms) used so far by one process; undefined once it is gone or off Linux. */
 export function cpuOfPid(pid: number): number | undefined {
+  return processStat(pid)?.cpuMs;
+}
+
+/** Command name and CPU ms so far of one process, from /proc/<pid>/stat; undefined when unreadable. */
+function processStat(pid: number): { command: string; cpuMs: number } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
+  // `pid (comm) state ...`: comm may hold spaces and parentheses, so split after the last `)`.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / 100, // utime, stime in USER_HZ (100)
+  };
 }
