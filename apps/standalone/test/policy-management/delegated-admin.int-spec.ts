@@ -1,6 +1,6 @@
 import { EventTypes } from '@lp/contracts';
 import { describeWithServers } from '@lp/platform/testing';
-import { PolicyTestPlatform } from '../support/policy-platform';
+import { expectProblem, PolicyTestPlatform } from '../support/policy-platform';
 
 const BASE = '/api/authorization/delegated-admin';
 const ROLE_VIEW = 'authorization.role.view';
@@ -24,12 +24,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     log: await platform.count('policy_change_log'),
     outbox: await platform.count('outbox_message'),
   });
-
-  const expectProblem = (res: { status: number; body: { code: string }; headers: Record<string, string> }, status: number, code: string) => {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(res.body.code).toBe(code);
-  };
 
   const delegate = (body: object, sub = 'admin', tenant = 'default') => platform.as(sub, tenant).post(BASE).send(body);
 

@@ -1,7 +1,7 @@
 import supertest from 'supertest';
 import { EventTypes } from '@lp/contracts';
 import { describeWithServers } from '@lp/platform/testing';
-import { PolicyTestPlatform } from '../support/policy-platform';
+import { expectProblem, PolicyTestPlatform } from '../support/policy-platform';
 
 const BASE = '/api/authorization/permission-requests';
 const ROLES = '/api/authorization/roles';
@@ -24,12 +24,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     log: await platform.count('policy_change_log'),
     outbox: await platform.count('outbox_message'),
   });
-
-  const expectProblem = (res: { status: number; body: { code: string }; headers: Record<string, string> }, status: number, code: string) => {
-    expect(res.status).toBe(status);
-    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(res.body.code).toBe(code);
-  };
 
   const file = async (subject: string, body: object = {}, tenant = 'default') => {
     const res = await platform

@@ -10,6 +10,13 @@ import { testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 
+/** An RFC 9457 answer: the status, the problem+json media type and the stable code. */
+export function expectProblem(res: { status: number; body: { code: string }; headers: Record<string, string> }, status: number, code: string): void {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+  expect(res.body.code).toBe(code);
+}
+
 /**
  * policy-management with the real decision service behind its guard, on PostgreSQL, RabbitMQ and
  * Redis, in a database, queue prefix and key prefix of its own. Use inside

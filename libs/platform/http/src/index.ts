@@ -5,3 +5,4 @@ export * from './lib/validation.pipe';
 export * from './lib/paging';
 export * from './lib/request-timeout';
 export * from './lib/user-policy-throttler';
+export * from './lib/time-window';

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { DecisionOutcome } from '@lp/contracts';
-import { PageQuery } from '@lp/platform/http';
+import { OptionalInstant, PageQuery } from '@lp/platform/http';
 
 export const DECISION_OUTCOMES: readonly DecisionOutcome[] = ['Permit', 'Deny', 'NoMatchingPolicy'];
 
@@ -19,13 +19,9 @@ export class DecisionAuditQuery extends PageQuery {
   @IsIn(DECISION_OUTCOMES, { message: `outcome must be one of ${DECISION_OUTCOMES.join(', ')}` })
   outcome?: DecisionOutcome;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @OptionalInstant('Inclusive')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @OptionalInstant('Exclusive')
   to?: string;
 }

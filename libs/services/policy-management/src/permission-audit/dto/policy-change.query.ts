@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { PageQuery } from '@lp/platform/http';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { OptionalInstant, PageQuery } from '@lp/platform/http';
 
 /** Filters of `GET /permission-audit/changes` (exact matches); `from` inclusive, `to` exclusive. */
 export class PolicyChangeQuery extends PageQuery {
@@ -25,13 +25,9 @@ export class PolicyChangeQuery extends PageQuery {
   @MaxLength(60)
   targetType?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @OptionalInstant('Inclusive')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @OptionalInstant('Exclusive')
   to?: string;
 }

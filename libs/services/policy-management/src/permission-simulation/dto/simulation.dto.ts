@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsISO8601, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsEnum, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, SimulationLimits } from '@lp/contracts';
+import { OptionalInstant } from '@lp/platform/http';
 import { PolicyOverlayDto } from './policy-overlay.dto';
 
 const SEGMENT = /^[a-z][a-z0-9-]*$/;
@@ -72,13 +73,9 @@ export class ReplaySimulationDto {
   @Max(SimulationLimits.maxReplaySample)
   sample?: number;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Inclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'from must be an ISO 8601 date-time' })
+  @OptionalInstant('Inclusive')
   from?: string;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'Exclusive' })
-  @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'to must be an ISO 8601 date-time' })
+  @OptionalInstant('Exclusive')
   to?: string;
 }
