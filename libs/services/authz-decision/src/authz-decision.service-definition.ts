@@ -4,6 +4,7 @@ import { DecisionAuditRecord } from './audit';
 import { DecisionsModule } from './decisions/decisions.module';
 import { SimulationModule } from './simulation/simulation.module';
 import { CreateDecisionAudit1763700000100 } from './migrations/1763700000100-CreateDecisionAudit';
+import { DecisionAuditJsonColumns1763700000101 } from './migrations/1763700000101-DecisionAuditJsonColumns';
 
 export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
 
@@ -17,7 +18,7 @@ export const authzDecisionService = defineService({
   database: {
     schema: AUTHZ_DECISION_SCHEMA,
     entities: [OutboxMessage, ProcessedEvent, DecisionAuditRecord],
-    migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA), CreateDecisionAudit1763700000100],
+    migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA), CreateDecisionAudit1763700000100, DecisionAuditJsonColumns1763700000101],
   },
   modules: [DecisionsModule, SimulationModule],
   openApi: {

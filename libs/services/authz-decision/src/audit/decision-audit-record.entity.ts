@@ -20,7 +20,8 @@ export interface AuditedEvaluation {
 /**
  * One authorization decision, written for every call, cache hits included (spec §1 decision path
  * rule 3, cache rule 3). No schema here: authz-decision's DataSource puts it in `authz_audit`.
- * Indexes are in the migration (`CreateDecisionAudit1763700000100`); the schema changes only there.
+ * Indexes are in the migration (`CreateDecisionAudit1763700000100`; the document columns became
+ * `json` in `DecisionAuditJsonColumns1763700000101`); the schema changes only there.
  */
 @Entity({ name: 'decision_audit' })
 export class DecisionAuditRecord {
@@ -58,13 +59,13 @@ export class DecisionAuditRecord {
   @Column({ name: 'resource_id', type: 'text', nullable: true })
   resourceId: string | null;
 
-  @Column({ name: 'resource_facts', type: 'jsonb' })
+  @Column({ name: 'resource_facts', type: 'json' })
   resourceFacts: AuditedResourceFacts;
 
   @Column({ type: 'text' })
   outcome: DecisionOutcome;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   evaluations: AuditedEvaluation[];
 
   /** Answered from the decision cache (the DataScope was still recomputed). */
@@ -78,7 +79,7 @@ export class DecisionAuditRecord {
   correlationId: string | null;
 
   /** The revision counters the decision was made under. */
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'json', nullable: true })
   revisions: Record<string, number> | null;
 
   /** Why it failed closed, when it did for an infrastructure reason (`PolicyStoreUnavailable`, ...). */

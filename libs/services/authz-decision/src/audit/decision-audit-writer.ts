@@ -248,7 +248,7 @@ export class DecisionAuditWriter {
 
   private tick(): void {
     if (this.closed || this.background || this.pending.length === 0 || Date.now() < this.retryAt) return;
-    this.background = this.serialize(() => this.drain())
+    this.background = this.serialize(() => this.drain('full-batches'))
       .catch(() => undefined) // logged in `failed`; the next tick after the backoff retries
       .finally(() => {
         this.background = undefined;
@@ -261,9 +261,17 @@ export class DecisionAuditWriter {
     return run;
   }
 
-  /** Writes batches until the queue is empty; on a failed batch, keeps it and rejects. */
-  private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
+  /**
+   * Writes batches; on a failed batch, keeps it and rejects. `empty` (flush, close) writes until
+   * nothing is queued. The background flusher (`full-batches`) writes what is queued, then goes on
+   * only while a full batch waits: the records that arrived during the last INSERT wait for the
+   * next tick or the next full batch. Writing them at once made, under steady load, one INSERT and
+   * one commit per handful of decisions (batches as small as what arrives during one INSERT),
+   * which cost PostgreSQL several times the CPU per record of a full batch.
+   */
+  private async drain(until: 'empty' | 'full-batches' = 'empty'): Promise<void> {
+    const goOnFrom = until === 'empty' ? 1 : this.batchSize;
+    for (let first = true; this.pending.length >= (first ? 1 : goOnFrom); first = false) {
       const batch = this.pending.splice(0, this.batchSize);
       this.inFlight = batch.length;
       try {

@@ -10,6 +10,7 @@ import { createTestDatabase, initializeServiceDataSource, serviceDataSourceOptio
 import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import { request, user } from '../decision/decision.fixtures';
 import { CreateDecisionAudit1763700000100 } from '../migrations/1763700000100-CreateDecisionAudit';
+import { DecisionAuditJsonColumns1763700000101 } from '../migrations/1763700000101-DecisionAuditJsonColumns';
 import { DecisionAuditEntry } from './decision-audit-entry';
 import { DecisionAuditQuery } from './decision-audit-query';
 import { DecisionAuditRecord } from './decision-audit-record.entity';
@@ -22,7 +23,7 @@ const BASE_TIME = Date.parse('2026-06-01T12:00:00.000Z');
 
 function dataSourceFor(url: string): DataSource {
   return new DataSource(
-    serviceDataSourceOptions({ url, schema: 'authz_audit', entities: [DecisionAuditRecord], migrations: [CreateDecisionAudit1763700000100], poolSize: 4 }),
+    serviceDataSourceOptions({ url, schema: 'authz_audit', entities: [DecisionAuditRecord], migrations: [CreateDecisionAudit1763700000100, DecisionAuditJsonColumns1763700000101], poolSize: 4 }),
   );
 }
 
@@ -116,7 +117,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
   });
 
   describe('migration', () => {
-    it('creates the table with its tenant-first indexes in authz_audit, and reverts', async () => {
+    it('creates the table with its tenant-first indexes and json document columns in authz_audit, and reverts step by step', async () => {
       const indexes: { indexname: string; indexdef: string }[] = await ds.query(
         `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'authz_audit' AND tablename = 'decision_audit' ORDER BY indexname`,
       );
@@ -127,11 +128,18 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
         'decision_audit_pkey',
       ]);
       expect(indexes[0].indexdef).toContain('(tenant_id, decided_at DESC)');
+      const documentTypes = `SELECT column_name AS "column", data_type AS "type" FROM information_schema.columns
+        WHERE table_schema = 'authz_audit' AND table_name = 'decision_audit' AND data_type LIKE 'json%' ORDER BY column_name`;
+      const documents = (type: string) => ['evaluations', 'resource_facts', 'revisions'].map((column) => ({ column, type }));
+      expect(await ds.query(documentTypes)).toEqual(documents('json'));
 
+      await ds.undoLastMigration({ transaction: 'each' });
+      expect(await ds.query(documentTypes)).toEqual(documents('jsonb'));
       await ds.undoLastMigration({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit') AS t`)).toEqual([{ t: null }]);
       await ds.runMigrations({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit')::text AS t`)).toEqual([{ t: 'authz_audit.decision_audit' }]);
+      expect(await ds.query(documentTypes)).toEqual(documents('json'));
     });
   });
 
@@ -151,6 +159,31 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(inserts).toHaveLength(5); // 50 + 50 + 50 + 50 + 30
       expect((await rowIds()).sort()).toEqual(entries.map((e) => e.decisionId).sort());
       expect(w.stats()).toEqual(expect.objectContaining({ backlog: 0, written: 230, rejected: 0, consecutiveFailures: 0 }));
+    });
+
+    it('leaves what arrives during a background write for the next tick, not for a batch of its own', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const query = jest.spyOn(ds, 'query');
+      const w = writer({ flushIntervalMs: 60_000, batchSize: 20 });
+      await w.start();
+      query.mockImplementationOnce(async (...args: Parameters<DataSource['query']>) => {
+        await held; // the first INSERT takes a while
+        return DataSource.prototype.query.apply(ds, args);
+      });
+      for (let i = 0; i < 20; i++) w.record(entry()); // a full batch: the flusher starts at once
+      await waitUntil(() => query.mock.calls.length === 1);
+      for (let i = 0; i < 5; i++) w.record(entry()); // arrive while it is written
+      release();
+      await waitUntil(() => w.backlog() === 5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(query.mock.calls.filter(([sql]) => String(sql).startsWith('INSERT'))).toHaveLength(1);
+      expect(w.backlog()).toBe(5);
+
+      for (let i = 0; i < 15; i++) w.record(entry()); // a full batch again: written without waiting for the tick
+      await waitUntil(() => w.backlog() === 0);
+      expect(query.mock.calls.filter(([sql]) => String(sql).startsWith('INSERT'))).toHaveLength(2);
+      expect(await rowIds()).toHaveLength(40);
     });
 
     it('writes a batch of any size in one statement (past the 65,535 parameters a row-per-placeholder INSERT could carry)', async () => {
