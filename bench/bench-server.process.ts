@@ -6,6 +6,9 @@
  *   policy-management (owner of the `authz` tables, seeded with the bench policy) and authz-decision;
  * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
+ * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
+ * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
+ * as entry lists (IPC carries JSON).
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +18,7 @@ import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 import { seedBenchPolicy } from './decision-bench-stack';
 import { startEchoServer } from './echo-server';
+import { RunningCpuProfile, startCpuProfile } from './cpu-profile';
 
 async function start(): Promise<() => Promise<void>> {
   const env = process.env;
@@ -46,7 +50,23 @@ start().then(
         },
       );
     };
-    process.on('message', (message: { stop?: boolean }) => message?.stop && shutdown());
+    let profiling: RunningCpuProfile | undefined;
+    const profile = async (message: { profile: 'start' | 'stop'; calls?: number }) => {
+      if (message.profile === 'start') {
+        profiling = await startCpuProfile();
+        process.send?.({ profiling: true });
+        return;
+      }
+      const summary = await profiling!.stop(message.calls ?? 1);
+      profiling = undefined;
+      process.send?.({ profile: { ...summary, byGroup: [...summary.byGroup], byFunction: [...summary.byFunction] } });
+    };
+    process.on('message', (message: { stop?: boolean; profile?: 'start' | 'stop'; calls?: number }) => {
+      if (message?.stop) shutdown();
+      else if (message?.profile) {
+        profile(message as { profile: 'start' | 'stop'; calls?: number }).catch((error: unknown) => process.send?.({ profileError: String(error) }));
+      }
+    });
     process.on('SIGTERM', shutdown);
     process.send?.({ ready: true });
   },

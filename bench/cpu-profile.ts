@@ -47,56 +47,87 @@ export function groupOf(url: string, functionName: string): string {
   return url;
 }
 
-/** Runs `work` (which makes `calls` calls) under the sampling profiler. */
-export async function cpuProfile(calls: number, work: () => Promise<unknown>): Promise<CpuProfileSummary> {
+/** A running sampling profile of this process; `stop(calls)` ends it and sums it per call. */
+export interface RunningCpuProfile {
+  stop(calls: number): Promise<CpuProfileSummary>;
+}
+
+export async function startCpuProfile(): Promise<RunningCpuProfile> {
   const session = new Session();
   session.connect();
+  const disconnect = async () => {
+    await post(session, 'Profiler.disable').catch(() => undefined);
+    session.disconnect();
+  };
   try {
     await post(session, 'Profiler.enable');
     await post(session, 'Profiler.setSamplingInterval', { interval: 200 });
     await post(session, 'Profiler.start');
-    const started = performance.now();
-    await work();
-    const wallMs = performance.now() - started;
-    const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
-    const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-    const parents = new Map<number, number>();
-    for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
-    const isLibraryCode = (f: ProfileNode['callFrame']) => f.url !== '' && !f.url.startsWith('node:');
-    /**
-     * The frame a sample is charged to: itself when it is package or application code (or a V8
-     * pseudo-frame); for a native builtin or node's own JavaScript (streams, sockets), the nearest
-     * caller that is package or application code, so a socket write counts for the client that wrote.
-     */
-    const owner = (id: number): ProfileNode['callFrame'] => {
-      const own = nodes.get(id)!.callFrame;
-      if (isLibraryCode(own) || own.functionName.startsWith('(')) return own;
-      for (let up = parents.get(id); up !== undefined; up = parents.get(up)) {
-        const frame = nodes.get(up)!.callFrame;
-        if (isLibraryCode(frame)) return frame;
-      }
-      return own;
-    };
-    const byGroup = new Map<string, number>();
-    const byFunction = new Map<string, number>();
-    let busyUs = 0;
-    profile.samples.forEach((id, i) => {
-      const frame = nodes.get(id)!.callFrame;
-      const us = profile.timeDeltas[i] ?? 0;
-      if (frame.functionName === '(idle)') return;
-      busyUs += us;
-      const charged = owner(id);
-      const group = groupOf(charged.url, charged.functionName);
-      byGroup.set(group, (byGroup.get(group) ?? 0) + us / 1000 / calls);
-      const name = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'}${f.url ? `:${f.lineNumber + 1}` : ''}`;
-      const fn = charged === frame ? `${group}: ${name(frame)}` : `${group}: ${name(charged)} → ${name(frame)}`;
-      byFunction.set(fn, (byFunction.get(fn) ?? 0) + us / 1000 / calls);
-    });
-    return { calls, wallMs, cpuMsPerCall: busyUs / 1000 / calls, byGroup, byFunction };
-  } finally {
-    await post(session, 'Profiler.disable').catch(() => undefined);
-    session.disconnect();
+  } catch (error) {
+    await disconnect();
+    throw error;
   }
+  const started = performance.now();
+  return {
+    stop: async (calls) => {
+      try {
+        const wallMs = performance.now() - started;
+        const { profile } = await post<{ profile: Profile }>(session, 'Profiler.stop');
+        return summarizeProfile(profile, calls, wallMs);
+      } finally {
+        await disconnect();
+      }
+    },
+  };
+}
+
+/** Runs `work` (which makes `calls` calls) under the sampling profiler. */
+export async function cpuProfile(calls: number, work: () => Promise<unknown>): Promise<CpuProfileSummary> {
+  const running = await startCpuProfile();
+  await work();
+  return running.stop(calls);
+}
+
+function summarizeProfile(profile: Profile, calls: number, wallMs: number): CpuProfileSummary {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
+  const isLibraryCode = (f: ProfileNode['callFrame']) => f.url !== '' && !f.url.startsWith('node:');
+  /**
+   * The frame a sample is charged to: itself when it is package or application code (or a V8
+   * pseudo-frame); for a native builtin or node's own JavaScript (streams, sockets), the nearest
+   * caller that is package or application code, so a socket write counts for the client that wrote.
+   */
+  const owner = (id: number): ProfileNode['callFrame'] => {
+    const own = nodes.get(id)!.callFrame;
+    if (isLibraryCode(own) || own.functionName.startsWith('(')) return own;
+    for (let up = parents.get(id); up !== undefined; up = parents.get(up)) {
+      const frame = nodes.get(up)!.callFrame;
+      if (isLibraryCode(frame)) return frame;
+    }
+    return own;
+  };
+  /** Stopping the profiler (building the profile) is sampled too, under the inspector's `post`: not the calls' time. */
+  const isProfilerOwn = (id: number): boolean => {
+    for (let up: number | undefined = id; up !== undefined; up = parents.get(up)) if (nodes.get(up)!.callFrame.url === 'node:inspector') return true;
+    return false;
+  };
+  const byGroup = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let busyUs = 0;
+  profile.samples.forEach((id, i) => {
+    const frame = nodes.get(id)!.callFrame;
+    const us = profile.timeDeltas[i] ?? 0;
+    if (frame.functionName === '(idle)' || isProfilerOwn(id)) return;
+    busyUs += us;
+    const charged = owner(id);
+    const group = groupOf(charged.url, charged.functionName);
+    byGroup.set(group, (byGroup.get(group) ?? 0) + us / 1000 / calls);
+    const name = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+    const fn = charged === frame ? `${group}: ${name(frame)}` : `${group}: ${name(charged)} → ${name(frame)}`;
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + us / 1000 / calls);
+  });
+  return { calls, wallMs, cpuMsPerCall: busyUs / 1000 / calls, byGroup, byFunction };
 }
 
 /** Side-by-side table of CPU ms per call by group, heaviest (in the first profile) first. */

@@ -19,8 +19,9 @@ import { DecisionResult, RpcPatterns } from '@lp/contracts';
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { BENCH_DECISION_REQUEST, deleteRedisKeys, deleteTopology, ECHO_PAYLOAD } from './decision-bench-stack';
+import { CpuProfileSummary, formatProfile } from './cpu-profile';
 import { interleaved, Timed } from './interleaved';
-import { formatTable } from './latency-stats';
+import { formatTable, measure } from './latency-stats';
 
 export interface DecisionRpcProcessesOptions {
   sizes: { c1: number; c64: number };
@@ -51,6 +52,32 @@ function startServer(kind: 'decision' | 'echo', env: Record<string, string>): Pr
       reject(new Error(`${kind} server exited with ${code} before it was ready`));
     });
   });
+}
+
+/** Sends `message` to a bench server and waits for its answer carrying `key`. */
+function askServer<T>(child: ChildProcess, message: object, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (answer: Record<string, unknown>) => {
+      if (answer?.profileError) reject(new Error(String(answer.profileError)));
+      else if (answer && key in answer) resolve(answer[key] as T);
+      else return;
+      child.off('message', onMessage);
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+/** `calls` runs of `call` at concurrency 64 under a V8 profile of the server process answering them. */
+async function profileServer(child: ChildProcess, calls: number, call: () => Promise<unknown>): Promise<CpuProfileSummary> {
+  await askServer(child, { profile: 'start' }, 'profiling');
+  await measure(call, { total: calls, concurrency: 64, warmup: 0 });
+  const summary = await askServer<CpuProfileSummary & { byGroup: Array<[string, number]>; byFunction: Array<[string, number]> }>(
+    child,
+    { profile: 'stop', calls },
+    'profile',
+  );
+  return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };
 }
 
 /** Asks the server to stop (the decision app drains its audit on the way), then makes sure it is gone. */
@@ -132,6 +159,20 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     out(formatTable(rows));
     out('CPU ms/call: this process (the clients), the server process asked, and the RabbitMQ, PostgreSQL and Redis processes; machine = busy time of all CPUs.');
     for (const line of verdicts) out(line);
+    if (process.env.BENCH_PROFILE === 'always') {
+      const calls = Math.min(options.sizes.c64, 10_000);
+      const decisionProfile = await profileServer(decisionServer, calls, ask);
+      const echoProfile = await profileServer(echoServer, calls, echoCall);
+      out(`\nconcurrency 64, ${calls} calls each: busy time of the server process's main thread per call by where it was spent (V8 sampling profile, as in the decide bench)`);
+      out(
+        formatProfile(
+          [
+            { label: 'authz-decision server', profile: decisionProfile },
+            { label: 'echo server', profile: echoProfile },
+          ],
+        ),
+      );
+    }
     if (unexpected > 0) throw new Error(`${unexpected} of ${asked} answers were not the cached Permit`);
 
     await stopServer(decisionServer); // drains the audit writer
