@@ -3,7 +3,8 @@
  * started by `decision-rpc-processes.bench.ts` with an IPC channel:
  * - `BENCH_SERVER=decision`: the platform runtime on the production profile from the environment
  *   (DATABASE_URL, AMQP_URL, AMQP_PREFIX, REDIS_URL, REDIS_KEY_PREFIX, DATA_DIR) with
- *   policy-management (owner of the `authz` tables, seeded with the bench policy) and authz-decision;
+ *   policy-management (owner of the `authz` tables, seeded with the bench policy), authz-decision
+ *   and the echo as a platform service (`platformEchoService`);
  * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
@@ -17,7 +18,7 @@ import { createServiceApp, ServiceApp, startPlatformRuntime } from '@lp/platform
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 import { seedBenchPolicy } from './decision-bench-stack';
-import { startEchoServer } from './echo-server';
+import { platformEchoService, startEchoServer } from './echo-server';
 import { RunningCpuProfile, startCpuProfile } from './cpu-profile';
 
 async function start(): Promise<() => Promise<void>> {
@@ -31,6 +32,7 @@ async function start(): Promise<() => Promise<void>> {
   const apps: ServiceApp[] = [];
   apps.push(await createServiceApp(policyManagementService, runtime));
   apps.push(await createServiceApp(authzDecisionService, runtime));
+  apps.push(await createServiceApp(platformEchoService, runtime));
   await seedBenchPolicy(apps[0].app.get(DataSource));
   return async () => {
     for (const { app } of apps.reverse()) await app.close();

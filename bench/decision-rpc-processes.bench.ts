@@ -3,6 +3,9 @@
  * (`bench-server.process.ts`), as the fleet runs when deployed: the client loop here, the
  * authz-decision and policy-management apps in one child, the echo server in another. Same
  * question, policy, cache hit and audit as `decision-rpc.bench.ts`, timed in alternating slices.
+ * A third call times the echo served as a platform service in the decision server's process
+ * (`platformEchoService`), which splits the ratio into what any service process pays per message
+ * and what the decision itself adds.
  *
  * The CPU per call of each process is reported. On this 2-core machine the client, both servers,
  * RabbitMQ, PostgreSQL and Redis still share the cores, so this shows how the ratio changes when
@@ -118,7 +121,8 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     ]);
     const decide = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}.` });
     const echo = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}_echo.` }, { routes: { bench: 'bench' } });
-    clients.push(decide, echo);
+    const platformEcho = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}.` }, { routes: { bench: 'bench-echo' } });
+    clients.push(decide, echo, platformEcho);
 
     let asked = 0;
     let unexpected = 0;
@@ -128,6 +132,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
       if (result.outcome !== 'Permit' || (asked > 1 && !result.cached)) unexpected++;
     };
     const echoCall = () => echo.send('bench.echo', ECHO_PAYLOAD, { timeoutMs: TIMEOUT_MS });
+    const platformEchoCall = () => platformEcho.send('bench.echo', ECHO_PAYLOAD, { timeoutMs: TIMEOUT_MS });
     await ask();
 
     const pids = { decision: decisionServer.pid as number, echo: echoServer.pid as number };
@@ -137,7 +142,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
       [1, options.sizes.c1],
       [64, options.sizes.c64],
     ] as const) {
-      const [echoTimed, decideTimed] = await interleaved([echoCall, ask], total, concurrency, { warmup: WARMUP, pids });
+      const [echoTimed, decideTimed, platformEchoTimed] = await interleaved([echoCall, ask, platformEchoCall], total, concurrency, { warmup: WARMUP, pids });
       const cpu = (t: Timed, server: 'decision' | 'echo') =>
         [t.cpuMsPerCall, t.byPid?.get(server) ?? 0, t.byProcess?.get('rabbitmq') ?? 0, t.byProcess?.get('postgres') ?? 0, t.byProcess?.get('redis') ?? 0]
           .map((ms) => ms.toFixed(3))
@@ -152,23 +157,32 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
         'CPU ms/call: client / server process / rabbitmq / postgres / redis': cpu(t, server),
         'machine ms/call': t.machineMsPerCall?.toFixed(3) ?? '-',
       });
-      rows.push(row('rpc echo (own process)', echoTimed, 'echo'), row('authz.decide (own process, cache hit, audit)', decideTimed, 'decision'));
+      rows.push(
+        row('rpc echo (own process)', echoTimed, 'echo'),
+        row('authz.decide (own process, cache hit, audit)', decideTimed, 'decision'),
+        row('rpc echo as a platform service (decision server process)', platformEchoTimed, 'decision'),
+      );
       const ratio = decideTimed.p50 / echoTimed.p50;
       verdicts.push(`decide p50 / echo p50 at concurrency ${concurrency}, servers in their own processes: ${ratio.toFixed(2)}x (${ratio <= MAX_RATIO ? 'within' : 'over'} ${MAX_RATIO}x)`);
     }
     out(formatTable(rows));
-    out('CPU ms/call: this process (the clients), the server process asked, and the RabbitMQ, PostgreSQL and Redis processes; machine = busy time of all CPUs.');
+    out(
+      'CPU ms/call: this process (the clients), the server process asked, and the RabbitMQ, PostgreSQL and Redis processes; machine = busy time of all CPUs. ' +
+        'The platform-service echo runs in the decision server process with the RPC enhancers every service has: what it costs over the bare echo is the platform per message, what decide costs over it is the decision itself.',
+    );
     for (const line of verdicts) out(line);
     if (process.env.BENCH_PROFILE === 'always') {
       const calls = Math.min(options.sizes.c64, 10_000);
       const decisionProfile = await profileServer(decisionServer, calls, ask);
       const echoProfile = await profileServer(echoServer, calls, echoCall);
+      const platformEchoProfile = await profileServer(decisionServer, calls, platformEchoCall);
       out(`\nconcurrency 64, ${calls} calls each: busy time of the server process's main thread per call by where it was spent (V8 sampling profile, as in the decide bench)`);
       out(
         formatProfile(
           [
             { label: 'authz-decision server', profile: decisionProfile },
             { label: 'echo server', profile: echoProfile },
+            { label: 'platform echo (decision server)', profile: platformEchoProfile },
           ],
         ),
       );
@@ -197,7 +211,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     if (echoServer) await attempt('echo server', () => stopServer(echoServer!));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management']));
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'bench-echo']));
     await attempt('echo topology', () => deleteTopology(options.amqpUrl, `${id}_echo.`, ['bench']));
     rmSync(dataDir, { recursive: true, force: true });
     out(problems.length === 0 ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted` : `teardown problems: ${problems.join('; ')}`);

@@ -1,7 +1,9 @@
 import { INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { SkipAuthorization } from '@lp/authz-guard';
 import { createRpcClient, MessagingProfile, RpcClient, RpcController, rpcMicroserviceOptions } from '@lp/platform/messaging';
+import { defineService } from '@lp/platform/runtime';
 
 /**
  * The echo server of the RPC floor: a bare Nest microservice on the RPC transport answering
@@ -17,6 +19,31 @@ class EchoController {
 }
 @Module({ controllers: [EchoController] })
 class EchoModule {}
+
+@RpcController()
+class PlatformEchoController {
+  @MessagePattern('bench.echo')
+  @SkipAuthorization('bench: the floor\'s echo served as a platform service')
+  echo(@Payload() data: unknown) {
+    return data;
+  }
+}
+@Module({ controllers: [PlatformEchoController] })
+class PlatformEchoModule {}
+
+/**
+ * The same echo as a service of the platform runtime (`createServiceApp`): its RPC server has what
+ * every service's has (authorization guard, validation pipe, problem filter, metrics, correlation).
+ * Served next to authz-decision in one process, it tells the platform's cost per message apart
+ * from the decision's own work. Clients route `bench.echo` to it with `{ bench: 'bench-echo' }`.
+ */
+export const platformEchoService = defineService({
+  name: 'bench-echo',
+  routePrefixes: ['/bench-echo'],
+  database: { schema: 'bench_echo', entities: [], migrations: [] },
+  modules: [PlatformEchoModule],
+  openApi: { title: 'Bench echo', description: 'The RPC floor\'s echo as a platform service (bench only).' },
+});
 
 export interface EchoServer {
   server: INestMicroservice;
