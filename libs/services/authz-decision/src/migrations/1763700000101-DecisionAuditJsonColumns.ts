@@ -1,5 +1,16 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The three document columns as `type`, values converted in place (the default goes and comes back around the change). */
+function documentColumnsAs(type: 'json' | 'jsonb'): string {
+  return `
+    ALTER TABLE "authz_audit"."decision_audit"
+      ALTER COLUMN "resource_facts" DROP DEFAULT,
+      ALTER COLUMN "resource_facts" TYPE ${type} USING "resource_facts"::${type},
+      ALTER COLUMN "resource_facts" SET DEFAULT '{}'::${type},
+      ALTER COLUMN "evaluations" TYPE ${type} USING "evaluations"::${type},
+      ALTER COLUMN "revisions" TYPE ${type} USING "revisions"::${type}`;
+}
+
 /**
  * The audit's document columns become `json` instead of `jsonb`. The audit is written for every
  * decision and read by tenant, subject, outcome and time, never by what is inside these columns,
@@ -16,22 +27,10 @@ export class DecisionAuditJsonColumns1763700000101 implements MigrationInterface
   name = 'DecisionAuditJsonColumns1763700000101';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      ALTER TABLE "authz_audit"."decision_audit"
-        ALTER COLUMN "resource_facts" DROP DEFAULT,
-        ALTER COLUMN "resource_facts" TYPE json USING "resource_facts"::json,
-        ALTER COLUMN "resource_facts" SET DEFAULT '{}'::json,
-        ALTER COLUMN "evaluations" TYPE json USING "evaluations"::json,
-        ALTER COLUMN "revisions" TYPE json USING "revisions"::json`);
+    await q.query(documentColumnsAs('json'));
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`
-      ALTER TABLE "authz_audit"."decision_audit"
-        ALTER COLUMN "resource_facts" DROP DEFAULT,
-        ALTER COLUMN "resource_facts" TYPE jsonb USING "resource_facts"::jsonb,
-        ALTER COLUMN "resource_facts" SET DEFAULT '{}'::jsonb,
-        ALTER COLUMN "evaluations" TYPE jsonb USING "evaluations"::jsonb,
-        ALTER COLUMN "revisions" TYPE jsonb USING "revisions"::jsonb`);
+    await q.query(documentColumnsAs('jsonb'));
   }
 }
