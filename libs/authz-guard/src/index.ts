@@ -6,3 +6,4 @@ export * from './lib/data-scope.query';
 export * from './lib/permission-collector';
 export * from './lib/authz-guard.module';
 export * from './lib/permission-check';
+export * from './lib/resource-descriptor.dto';

@@ -1,29 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, SimulationLimits } from '@lp/contracts';
 import { OptionalInstant } from '@lp/platform/http';
+import { ResourceDescriptorDto } from '@lp/authz-guard';
 import { PolicyOverlayDto } from './policy-overlay.dto';
 
-const SEGMENT = /^[a-z][a-z0-9-]*$/;
-
-export class SimulatedResourceDto {
-  @ApiProperty({ example: 'authorization' })
-  @IsString()
-  @Matches(SEGMENT, { message: 'module must be a lower-case code like "cases"' })
-  @MaxLength(64)
-  module: string;
-
-  @ApiProperty({ example: 'role' })
-  @IsString()
-  @Matches(SEGMENT, { message: 'resourceType must be a lower-case code like "case"' })
-  @MaxLength(64)
-  resourceType: string;
-
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) resourceId?: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(64) status?: string;
-  @ApiPropertyOptional() @IsOptional() @IsNumber({ allowNaN: false, allowInfinity: false }) amount?: number;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(64) sensitivity?: string;
+/** A decision's resource with the facts a real request would load server-side, stated by the simulation. */
+export class SimulatedResourceDto extends ResourceDescriptorDto {
   @ApiPropertyOptional({ description: 'Owner subject (a simulation states it; a real request loads it server-side)' })
   @IsOptional() @IsString() @MaxLength(255) owner?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) officeId?: string;
