@@ -1,7 +1,7 @@
 import { AuthorizationAction } from './authorization-action';
 import { DataScope } from './data-scope';
 import { CallerKind, TrustedCaller } from './trusted-caller';
-import { DecisionOutcome, EvaluatorResult } from './decision';
+import { DecisionOutcome, EvaluatorResult, ResourceDescriptor } from './decision';
 
 /**
  * Proposed policy changes a simulation applies on top of the tenant's stored facts (RPC
@@ -56,16 +56,8 @@ export const SimulationLimits = {
   defaultReplaySample: 100,
 } as const;
 
-export interface SimulatedResource {
-  module: string;
-  resourceType: string;
-  resourceId?: string;
-  status?: string;
-  amount?: number;
-  sensitivity?: string;
-  owner?: string;
-  officeId?: string;
-}
+/** A simulation states the facts (owner, office) that a real request loads server-side. */
+export type SimulatedResource = ResourceDescriptor;
 
 export interface SimulateRequest {
   /** A user subject of the caller's tenant. */
