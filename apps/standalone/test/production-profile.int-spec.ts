@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
@@ -9,6 +10,7 @@ import { standaloneServices } from '../src/services';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
   const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
+  const redisPrefix = `${testRunId('rt')}:`;
   let db: TestDatabase;
   let runtime: PlatformRuntime;
   const apps: ServiceApp[] = [];
@@ -21,7 +23,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
       AMQP_URL: testServerUrls.rabbitmq,
       AMQP_PREFIX: `${testRunId('rt')}.`,
       REDIS_URL: testServerUrls.redis,
-      REDIS_KEY_PREFIX: `${testRunId('rt')}:`,
+      REDIS_KEY_PREFIX: redisPrefix,
       JWT_SECRET: secret,
       LOG_LEVEL: 'silent',
       AUTHZ_DECISION_TIMEOUT_MS: '2000',
@@ -31,6 +33,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
 
   afterAll(async () => {
     for (const { app } of apps.reverse()) await app.close();
+    await deleteKeys(redisPrefix);
     await runtime?.close();
     await db?.drop();
   });
@@ -68,6 +71,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${sign('admin')}`).expect(200);
   });
 
+  it('counts the userPolicy limit in Redis under the service prefix, so it holds across replicas', async () => {
+    const policy = byName('policy-management');
+    const sign = (sub: string) => signAccessToken({ sub, tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    // Counted before the authorization guard refuses it.
+    await request(policy.http).post('/api/authorization/roles').set('Authorization', `Bearer ${sign('nobody')}`).send({}).expect(403);
+    const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
+    try {
+      const keys = await redis.keys(`${redisPrefix}policy-management:throttle:*`);
+      expect(keys).toEqual([expect.stringMatching(/:throttle:\{[0-9a-f]+:userPolicy\}:hits$/)]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
   it('serves its OpenAPI document with the bearer scheme', async () => {
     const policy = byName('policy-management');
     const doc = await request(policy.http).get('/openapi/policy-management.json').expect(200);
@@ -75,3 +92,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -6,3 +6,4 @@ export * from './lib/paging';
 export * from './lib/request-timeout';
 export * from './lib/user-policy-throttler';
 export * from './lib/time-window';
+export * from './lib/redis-throttler-storage';

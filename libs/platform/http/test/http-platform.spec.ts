@@ -13,6 +13,7 @@ import {
   userPolicyThrottlerOptions,
   UserPolicyThrottlerGuard,
 } from '../src';
+import { FakeCallerGuard } from './fake-caller.guard';
 
 class CreateThing {
   @IsString() @MaxLength(10) name: string;
@@ -58,15 +59,6 @@ class ThingsController {
   @Post('whoami')
   whoami(@Req() req: { caller?: unknown }) {
     return { caller: req.caller ?? null };
-  }
-}
-
-/** Stands in for the authentication guard: a caller named by a header, as JwtAuthGuard would set. */
-class FakeCallerGuard {
-  canActivate(ctx: { switchToHttp(): { getRequest(): { headers: Record<string, string>; caller?: unknown } } }) {
-    const req = ctx.switchToHttp().getRequest();
-    if (req.headers['x-test-subject']) req.caller = { tenantId: 't1', subject: req.headers['x-test-subject'] };
-    return true;
   }
 }
 

@@ -38,7 +38,7 @@ export class InfrastructureModule {
         {
           provide: CACHE_ADAPTERS,
           useFactory: () =>
-            createCacheAdapters({ redisUrl: runtime.cache.redisUrl, keyPrefix: `${runtime.cache.keyPrefix}${service.name}` }),
+            createCacheAdapters({ redisUrl: runtime.cache.redisUrl, keyPrefix: serviceKeyPrefix(service, runtime) }),
         },
         { provide: KeyValueCache, inject: [CACHE_ADAPTERS], useFactory: (a: CacheAdapters) => a.cache },
         { provide: RevisionCounters, inject: [CACHE_ADAPTERS], useFactory: (a: CacheAdapters) => a.revisions },
@@ -47,6 +47,11 @@ export class InfrastructureModule {
       exports: [KeyValueCache, RevisionCounters],
     };
   }
+}
+
+/** Where one service's Redis keys live: REDIS_KEY_PREFIX, then the service name. */
+export function serviceKeyPrefix(service: ServiceDefinition, runtime: PlatformRuntime): string {
+  return `${runtime.cache.keyPrefix}${service.name}`;
 }
 
 /** The service's RPC server on the profile's transport: its queue `{prefix}{service}.rpc`. */

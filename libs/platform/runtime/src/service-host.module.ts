@@ -12,6 +12,7 @@ import { ConfigModule } from '@lp/platform/config';
 import {
   createValidationPipe,
   ProblemDetailsFilter,
+  RedisThrottlerStorage,
   RequestTimeoutInterceptor,
   userPolicyThrottlerOptions,
   UserPolicyThrottlerGuard,
@@ -20,7 +21,7 @@ import { EventBus } from '@lp/platform/messaging';
 import { CorrelationMiddleware, httpMetricsMiddleware, loggerParams, ReadinessCheck } from '@lp/platform/observability';
 import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
 import { HealthController, READINESS_CHECKS } from './health.controller';
-import { InfrastructureModule } from './infrastructure.module';
+import { InfrastructureModule, serviceKeyPrefix } from './infrastructure.module';
 import { MetricsController } from './metrics.controller';
 import { platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
@@ -54,7 +55,15 @@ export class ServiceHostModule implements NestModule {
         LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL)),
         ConfigModule.forRoot(platformConfig, config),
         AuthModule.forRoot(runtime.jwt),
-        ThrottlerModule.forRoot(userPolicyThrottlerOptions({ limit: config.USER_POLICY_LIMIT, ttlMs: config.USER_POLICY_WINDOW_MS })),
+        ThrottlerModule.forRootAsync({
+          // Counted in Redis when the profile has it, so the limit holds across replicas.
+          useFactory: () => ({
+            ...userPolicyThrottlerOptions({ limit: config.USER_POLICY_LIMIT, ttlMs: config.USER_POLICY_WINDOW_MS }),
+            ...(runtime.cache.redisUrl
+              ? { storage: new RedisThrottlerStorage({ url: runtime.cache.redisUrl, keyPrefix: serviceKeyPrefix(service, runtime) }) }
+              : {}),
+          }),
+        }),
         EdgeGuardsModule.forRoot(),
         AuthzGuardModule.forRoot({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
         TypeOrmModule.forRootAsync({

@@ -32,8 +32,14 @@ export class RedisConnection {
   private closing = false;
   private lastError = 'connection closed';
 
-  constructor(options: RedisAdapterOptions, logger: Logger) {
+  /**
+   * @param clientKeyPrefix ioredis' own `keyPrefix`, for a client whose commands are written by a
+   * library that takes keys unprefixed (the throttler storage): ioredis prefixes every key
+   * argument, those of EVAL included.
+   */
+  constructor(options: RedisAdapterOptions, logger: Logger, clientKeyPrefix?: string) {
     this.client = new Redis(options.url, {
+      ...(clientKeyPrefix !== undefined ? { keyPrefix: clientKeyPrefix } : {}),
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
       commandTimeout: options.commandTimeoutMs ?? 1000,
