@@ -189,6 +189,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
       [{ ...denyRoleView, verdict: 2 }, 'verdict'],
       [{ ...denyRoleView, actions: ['Fly'] }, 'actions'],
       [{ ...denyRoleView, modules: ['Authorization'] }, 'modules'],
+      [{ ...denyRoleView, resourceTypes: ['role', 'role'] }, 'resourceTypes'],
       [{ ...denyRoleView, priority: 1.5 }, 'priority'],
       [{ ...denyRoleView, priority: -1 }, 'priority'],
       [{ ...denyRoleView, name: 'x'.repeat(201) }, 'name'],
@@ -205,6 +206,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
         expect({ body, keys }).toEqual({ body, keys: expect.arrayContaining([expect.stringContaining(field)]) });
       }
     }
+    const codeErrors = await ann()
+      .post(RULES)
+      .send({ ...denyRoleView, modules: ['Authorization'], resourceTypes: ['role type'] })
+      .expect(400);
+    expect(codeErrors.body.errors).toEqual({
+      modules: ['each value in modules must be a lower-case code (a-z, 0-9, -)'],
+      resourceTypes: ['each value in resourceTypes must be a lower-case code (a-z, 0-9, -)'],
+    });
     const valueError = await ann()
       .post(RULES)
       .send({ ...denyRoleView, conditions: [{ field: 'ResourceAmount', operator: 'Equals', value: 'ten' }] })

@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -82,6 +83,20 @@ export class AbacConditionDto {
   value?: AbacValue;
 }
 
+/** An optional filter of distinct lower-case codes (modules, resource types): the same rules and messages for each. */
+function LowerCaseCodeFilter(property: string, description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiPropertyOptional({ type: [String], description }),
+    IsOptional(),
+    IsArray(),
+    ArrayMaxSize(L.filterItems),
+    ArrayUnique(),
+    IsString({ each: true }),
+    MaxLength(L.segment, { each: true }),
+    Matches(SEGMENT, { each: true, message: `each value in ${property} must be a lower-case code (a-z, 0-9, -)` }),
+  );
+}
+
 /** Body of POST /abac-rules and PUT /abac-rules/{ruleId} (PUT replaces the whole rule). */
 export class SaveAbacRuleDto {
   @ApiProperty({ maxLength: L.name })
@@ -122,24 +137,10 @@ export class SaveAbacRuleDto {
   @IsEnum(AuthorizationAction, { each: true, message: `each value in actions must be one of: ${Object.values(AuthorizationAction).join(', ')}` })
   actions?: AuthorizationAction[];
 
-  @ApiPropertyOptional({ type: [String], description: 'Module filter (lower-case module codes); empty or absent: any module.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.filterItems)
-  @ArrayUnique()
-  @IsString({ each: true })
-  @MaxLength(L.segment, { each: true })
-  @Matches(SEGMENT, { each: true, message: 'each value in modules must be a lower-case code (a-z, 0-9, -)' })
+  @LowerCaseCodeFilter('modules', 'Module filter (lower-case module codes); empty or absent: any module.')
   modules?: string[];
 
-  @ApiPropertyOptional({ type: [String], description: 'Resource-type filter (lower-case resource names); empty or absent: any.' })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(L.filterItems)
-  @ArrayUnique()
-  @IsString({ each: true })
-  @MaxLength(L.segment, { each: true })
-  @Matches(SEGMENT, { each: true, message: 'each value in resourceTypes must be a lower-case code (a-z, 0-9, -)' })
+  @LowerCaseCodeFilter('resourceTypes', 'Resource-type filter (lower-case resource names); empty or absent: any.')
   resourceTypes?: string[];
 
   @ApiPropertyOptional({ type: [String], description: 'Obligations the caller must honour when this rule allows.' })
