@@ -6,8 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 
 /**
  * The operator interface of ARCHITECTURE.md, exercised as an operator would: `npm start` on a fresh
- * DATA_DIR, the ready line and admin token, probes, a guarded route, `npm run -s token`, and a
- * restart on the same DATA_DIR keeping data and secret.
+ * DATA_DIR, the ready line and admin token, probes, a guarded route, `npm run -s token`, a SIGTERM
+ * to npm that stops the platform, and a restart on the same DATA_DIR keeping data and secret.
  */
 const root = resolve(__dirname, '../../..');
 
@@ -19,8 +19,12 @@ interface Started {
   output: () => string;
 }
 
+/** npm itself, as an operator runs it: the one npm running this test, else the one on PATH. */
+const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+
+/** `npm start`, with npm's own process in front: a signal to it has to reach the platform. */
 function start(dataDir: string): Promise<Started> {
-  const child = spawn(process.execPath, [join(root, 'tools/run.mjs'), 'apps/standalone/src/main.ts'], {
+  const child = spawn(npm[0], [...npm.slice(1), 'start'], {
     cwd: root,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', AMQP_URL: '', REDIS_URL: '', JWT_SECRET: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,6 +128,8 @@ describe('standalone: npm start on the embedded defaults', () => {
     const secretBefore = readFileSync(join(dataDir, 'jwt-signing-secret'), 'utf8');
     const tokenBefore = first!.adminToken;
     await stop(first);
+    // SIGTERM to npm stopped the platform behind it, not only npm (no orphan still serving).
+    await expect(fetch(`${first!.baseUrl}/health/live`)).rejects.toThrow();
     // Leave a row behind in the stopped platform's database, as data written by the first run.
     const before = await PGlite.create(join(dataDir, 'pgdata'));
     await before.query(`INSERT INTO authz.role (tenant_id, name) VALUES ('default', 'kept-across-restart')`);
