@@ -1,5 +1,4 @@
 import { Channel, connect } from 'amqplib';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
 import { MessagingNames } from '@lp/platform/messaging';
@@ -29,25 +28,6 @@ export async function seedBenchPolicy(sql: DataSource): Promise<void> {
     SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'bench'
     FROM authz.role r JOIN authz.permission p ON p.code = 'cases.case.view' WHERE r.id = '${ROLE_ID}'`);
   await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'alice', '${ROLE_ID}', 'clerk', 'bench')`);
-}
-
-/** SCAN + DEL of every key under `prefix`; returns how many were deleted. */
-export async function deleteRedisKeys(url: string, prefix: string): Promise<number> {
-  if (!prefix.trim() || prefix.includes('*')) throw new Error(`Refusing to delete Redis keys under "${prefix}"`);
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  let deleted = 0;
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    } while (cursor !== '0');
-  } finally {
-    await redis.quit();
-  }
-  return deleted;
 }
 
 /** The durable queues and exchanges the services declared under `prefix` (instance queues go by themselves). */

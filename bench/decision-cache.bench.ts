@@ -25,7 +25,7 @@ import {
 } from '@lp/platform/cache';
 import { CachedRelationsReader, cachedDecisionResult, DecisionCache, ScopeFactsCache } from '../libs/services/authz-decision/src/cache';
 import { DecisionEngine, DecisionEngineResult, InMemoryPolicyFacts } from '../libs/services/authz-decision/src/decision';
-import { deleteRedisKeys } from './decision-bench-stack';
+import { deleteRedisKeys } from '@lp/platform/testing';
 import { formatTable, summarize } from './latency-stats';
 
 export interface DecisionCacheBenchOptions {

@@ -49,7 +49,8 @@ import type { EchoResult } from './rpc-echo.bench';
 import { cpuProfile, formatProfile } from './cpu-profile';
 import { EchoServer, startEchoServer } from './echo-server';
 import { cpuCell, INTERLEAVE_ROUNDS, interleaved, processCell, Timed } from './interleaved';
-import { BENCH_DECISION_REQUEST as request, deleteRedisKeys, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
+import { deleteRedisKeys } from '@lp/platform/testing';
+import { BENCH_DECISION_REQUEST as request, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
 
 export interface DecisionRpcOptions {
   quick: boolean;

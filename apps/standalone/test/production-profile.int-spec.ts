@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteRedisKeys, describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
 import { standaloneServices } from '../src/services';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
@@ -33,7 +33,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
 
   afterAll(async () => {
     for (const { app } of apps.reverse()) await app.close();
-    await deleteKeys(redisPrefix);
+    await deleteRedisKeys(testServerUrls.redis, redisPrefix);
     await runtime?.close();
     await db?.drop();
   });
@@ -78,7 +78,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     await request(policy.http).post('/api/authorization/roles').set('Authorization', `Bearer ${sign('nobody')}`).send({}).expect(403);
     const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
     try {
-      const keys = await redis.keys(`${redisPrefix}policy-management:throttle:*`);
+      const keys = await scanRedisKeys(redis, `${redisPrefix}policy-management:throttle:*`);
       expect(keys).toEqual([expect.stringMatching(/:throttle:\{[0-9a-f]+:userPolicy\}:hits$/)]);
     } finally {
       redis.disconnect();
@@ -92,13 +92,3 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 });
-
-async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
-  try {
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-  } finally {
-    redis.disconnect();
-  }
-}

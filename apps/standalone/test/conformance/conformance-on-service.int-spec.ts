@@ -1,12 +1,11 @@
 import { connect } from 'amqplib';
-import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { DecisionRequest, DecisionResult, EvaluatorName, RpcPatterns } from '@lp/contracts';
 import { EventBus, MessagingNames, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteRedisKeys, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 import { ABAC_FIELDS, ABAC_OPERATORS, ABAC_VERDICTS, enumDeclaredIn, readAbacRuleSource } from './abac-integers';
@@ -87,7 +86,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
     await runtime?.close();
     await db?.drop();
     await deleteBrokerTopology();
-    await deleteRedisKeys();
+    await deleteRedisKeys(testServerUrls.redis, redisPrefix);
     if (orderInsensitive.size > 0) {
       process.stdout.write(`conformance on service: compared order-insensitively (case names a registration order other than the service's): ${[...orderInsensitive].join('; ')}\n`);
     }
@@ -105,20 +104,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
       await channel.close();
     } finally {
       await connection.close();
-    }
-  }
-
-  async function deleteRedisKeys(): Promise<void> {
-    const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
-    try {
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
-        if (keys.length > 0) await redis.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-    } finally {
-      await redis.quit();
     }
   }
 

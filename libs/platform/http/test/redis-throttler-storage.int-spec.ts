@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, NestFactory } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import Redis from 'ioredis';
 import request from 'supertest';
-import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteRedisKeys, describeWithServers, scanRedisKeys, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import { ProblemDetailsFilter, RedisThrottlerStorage, userPolicyThrottlerOptions, UserPolicyThrottlerGuard } from '../src';
 import { FakeCallerGuard } from './fake-caller.guard';
 
@@ -61,10 +61,7 @@ describeWithServers(['redis'], 'userPolicy counted in Redis (RedisThrottlerStora
   });
 
   afterAll(async () => {
-    for (const prefix of prefixes) {
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-    }
+    for (const prefix of prefixes) await deleteRedisKeys(testServerUrls.redis, `${prefix}:`);
     await redis.quit();
   });
 
@@ -83,7 +80,7 @@ describeWithServers(['redis'], 'userPolicy counted in Redis (RedisThrottlerStora
     await request(a.getHttpServer()).get('/things').set('X-Test-Subject', 'alice').expect(200);
 
     // Under the service's prefix: alice's count and block (her key is a hash of route, policy and caller).
-    const keys = (await redis.keys(`${prefix}:throttle:*`)).map((key) => key.slice(prefix.length));
+    const keys = (await scanRedisKeys(redis, `${prefix}:throttle:*`)).map((key) => key.slice(prefix.length));
     expect(keys.sort()).toEqual(
       expect.arrayContaining([expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:hits$/), expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:blocked$/)]),
     );

@@ -1,2 +1,3 @@
 export * from './lib/servers';
 export * from './lib/tcp-outage-proxy';
+export * from './lib/redis-keys';

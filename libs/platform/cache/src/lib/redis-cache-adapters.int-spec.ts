@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
+import { describeWithServers, scanRedisKeys, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCacheAdapters, type CacheAdapters } from './cache-adapters';
@@ -21,7 +21,7 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
 
   afterAll(async () => {
     for (const prefix of prefixes) {
-      const keys = await scanKeys(redis, prefix);
+      const keys = await scanRedisKeys(redis, `${prefix}:*`);
       if (keys.length > 0) await redis.del(...keys);
     }
     await redis.quit();
@@ -51,7 +51,7 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
       await adapters.cache.set('decision:1', { effect: 'Permit' }, 60_000);
       await adapters.revisions.bump('tenant:t1');
 
-      expect((await scanKeys(redis, prefix)).sort()).toEqual([`${prefix}:kv:decision:1`, `${prefix}:rev:tenant:t1`]);
+      expect((await scanRedisKeys(redis, `${prefix}:*`)).sort()).toEqual([`${prefix}:kv:decision:1`, `${prefix}:rev:tenant:t1`]);
       expect(JSON.parse((await redis.get(`${prefix}:kv:decision:1`))!)).toEqual({ effect: 'Permit' });
       const ttl = await redis.pttl(`${prefix}:kv:decision:1`);
       expect(ttl).toBeGreaterThan(0);
@@ -188,17 +188,6 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
     });
   });
 });
-
-async function scanKeys(redis: Redis, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys;
-}
 
 /** Retries until the call succeeds: reconnection follows ioredis' backoff, up to 2 s between attempts. */
 async function eventually<T>(call: () => Promise<T>, attempts = 50): Promise<T> {

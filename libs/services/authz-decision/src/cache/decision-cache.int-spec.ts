@@ -1,6 +1,6 @@
 import { AuthorizationAction } from '@lp/contracts';
 import { CacheAdapters, createCacheAdapters } from '@lp/platform/cache';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
 import Redis from 'ioredis';
 import { request, user } from '../decision/decision.fixtures';
 import { DecisionCache } from './decision-cache';
@@ -30,7 +30,7 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
 
   afterAll(async () => {
     for (const prefix of prefixes) {
-      const keys = await scanKeys(redis, prefix);
+      const keys = await scanRedisKeys(redis, `${prefix}:*`);
       if (keys.length > 0) await redis.del(...keys);
     }
     await redis.quit();
@@ -75,14 +75,3 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
     expect(stored).not.toHaveProperty('dataScope');
   });
 });
-
-async function scanKeys(redis: Redis, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, batch] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-    keys.push(...batch);
-    cursor = next;
-  } while (cursor !== '0');
-  return keys;
-}
