@@ -27,14 +27,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     const [row] = await platform.sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit WHERE ${where}`, params);
     return row.n;
   };
-  const waitAudit = async (where: string, params: unknown[], n: number) => {
-    const deadline = Date.now() + 5_000;
-    while ((await auditCount(where, params)) < n) {
-      if (Date.now() > deadline) throw new Error(`audit (${where}) never reached ${n}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    await new Promise((r) => setTimeout(r, 100)); // let a flush in flight land before counting exactly
-  };
   /** Every row count a simulation must leave as it was. */
   const policyState = async () => ({
     userRoles: await platform.count('user_role'),
@@ -63,7 +55,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expect(res.body).toEqual(expect.objectContaining({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'default' } }));
       expect(res.body.evaluations).toEqual(expect.arrayContaining([expect.objectContaining({ evaluator: 'RBAC', verdict: 'Allow', reason: expect.stringContaining('platform-admin') })]));
       expect(await policyState()).toEqual(state);
-      await new Promise((r) => setTimeout(r, 150));
+      await platform.flushAudit();
       expect(await auditCount(`subject = 'bob'`)).toBe(bobAudit);
       // bob is still denied for real: the overlay reached no cache either
       await platform.as('bob').get('/api/authorization/roles').expect(403);
@@ -139,13 +131,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
 
   describe('POST /permission-simulation/replay', () => {
     beforeAll(async () => {
-      const admin = await auditCount(`tenant_id = 'default' AND subject = 'admin' AND outcome = 'Permit'`);
       await platform.as().get('/api/authorization/roles').expect(200);
       await platform.as().get('/api/authorization/roles').expect(200);
       await platform.as('bob').get('/api/authorization/roles').expect(403);
       await platform.as('ann', 'acme').get('/api/authorization/roles').expect(200);
-      await waitAudit(`tenant_id = 'default' AND subject = 'admin' AND outcome = 'Permit'`, [], admin + 2);
-      await waitAudit(`tenant_id = 'acme' AND subject = 'ann'`, [], 1);
+      await platform.flushAudit();
     });
 
     it("flips admin's audited Permits when the overlay takes platform-admin away, and writes nothing", async () => {
@@ -155,8 +145,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
         .post(REPLAY)
         .send({ overlay: { removeRoleBindings: [{ subject: 'admin', roleName: 'platform-admin' }] }, sample: 500 })
         .expect(200);
+      // Everything decided before the call is written; the replay route's own guard decision may or
+      // may not have been written when the replay read the audit, so it counts as one either way.
+      await platform.flushAudit();
       const tenantRows = await auditCount(`tenant_id = 'default'`);
-      expect(res.body.replayed + res.body.skipped).toBe(Math.min(500, tenantRows));
+      expect(tenantRows).toBeLessThan(500);
+      expect(res.body.replayed + res.body.skipped).toBeGreaterThanOrEqual(tenantRows - 1);
+      expect(res.body.replayed + res.body.skipped).toBeLessThanOrEqual(tenantRows);
       expect(res.body.skipped).toBe(0);
       const flips: Flip[] = res.body.flipped;
       expect(flips.length).toBeGreaterThanOrEqual(2);

@@ -7,7 +7,7 @@ import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { testRunId, testServerUrls } from '@lp/platform/testing';
-import { authzDecisionService } from '@lp/service/authz-decision';
+import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 
 /** An RFC 9457 answer: the status, the problem+json media type and the stable code. */
@@ -127,6 +127,15 @@ export class PolicyTestPlatform {
     await this.policy.app
       .get(RpcClient)
       .send(RpcPatterns.authz.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
+  }
+
+  /**
+   * Writes every decision recorded so far on every decision instance: after it, the audit table
+   * holds every decision answered before the call (the writer is asynchronous; counting without
+   * this races it).
+   */
+  async flushAudit(): Promise<void> {
+    for (const { app } of this.decisionInstances) await app.get(DecisionAuditWriter).flush();
   }
 
   /** Row count of an `authz` table, for "nothing was written" assertions. */

@@ -1,4 +1,6 @@
 export * from './authz-decision.service-definition';
+// The audit writer's class is the Nest token tests use to flush it (never sleep-and-count).
+export { DecisionAuditWriter } from './audit/decision-audit-writer';
 // The decision core's conformance corpus (schema and loader) and the fact snapshots it is written
 // in: the standalone app's service-level runner replays the same files against the real service.
 export * from './decision/conformance/conformance-corpus';
