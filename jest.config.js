@@ -15,6 +15,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
+  globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],
   testTimeout: 30000,
   maxWorkers: process.env.CI ? 2 : '50%',

@@ -6,7 +6,7 @@ import { signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 
@@ -43,14 +43,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     return last;
   }
 
+  const runId = testRunId('dr');
   beforeAll(async () => {
     db = await createTestDatabase(testServerUrls.postgres, testRunId('decide'));
     runtime = await startPlatformRuntime('decision-runtime-test', {
       DATABASE_URL: db.url,
       AMQP_URL: testServerUrls.rabbitmq,
-      AMQP_PREFIX: `${testRunId('dr')}.`,
+      AMQP_PREFIX: `${runId}.`,
       REDIS_URL: testServerUrls.redis,
-      REDIS_KEY_PREFIX: `${testRunId('dr')}:`,
+      REDIS_KEY_PREFIX: `${runId}:`,
       JWT_SECRET: secret,
       LOG_LEVEL: 'silent',
       AUDIT_FLUSH_INTERVAL_MS: '20',
@@ -78,6 +79,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await policy?.app.close();
     await runtime?.close();
     await db?.drop();
+    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:` });
   });
 
   it('assign → decide → revoke → decide: the revocation reaches every instance', async () => {

@@ -5,12 +5,14 @@ import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteRedisKeys, describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
 import { standaloneServices } from '../src/services';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
   const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
-  const redisPrefix = `${testRunId('rt')}:`;
+  const runId = testRunId('rt');
+  const redisPrefix = `${runId}:`;
+  const amqpPrefix = `${runId}.`;
   let db: TestDatabase;
   let runtime: PlatformRuntime;
   const apps: ServiceApp[] = [];
@@ -21,7 +23,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     runtime = await startPlatformRuntime('runtime-test', {
       DATABASE_URL: db.url,
       AMQP_URL: testServerUrls.rabbitmq,
-      AMQP_PREFIX: `${testRunId('rt')}.`,
+      AMQP_PREFIX: amqpPrefix,
       REDIS_URL: testServerUrls.redis,
       REDIS_KEY_PREFIX: redisPrefix,
       JWT_SECRET: secret,
@@ -33,9 +35,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
 
   afterAll(async () => {
     for (const { app } of apps.reverse()) await app.close();
-    await deleteRedisKeys(testServerUrls.redis, redisPrefix);
     await runtime?.close();
     await db?.drop();
+    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix });
   });
 
   it('picks each adapter from its own variable', () => {

@@ -11,7 +11,7 @@ import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
 import { MessagingModule, MessagingProfile, RpcClient, RpcController, rpcMicroserviceOptions } from '@lp/platform/messaging';
 import { CorrelationMiddleware } from '@lp/platform/observability';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 import {
   applyDataScope,
   Authorize,
@@ -180,6 +180,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     await app?.close();
     await decisionApp?.close();
     await db?.drop();
+    await deleteTestRunResources({ amqp: prefix });
   });
 
   beforeEach(() => {

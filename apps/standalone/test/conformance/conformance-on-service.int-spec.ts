@@ -1,11 +1,10 @@
-import { connect } from 'amqplib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { DecisionRequest, DecisionResult, EvaluatorName, RpcPatterns } from '@lp/contracts';
-import { EventBus, MessagingNames, RpcClient } from '@lp/platform/messaging';
+import { EventBus, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteRedisKeys, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 import { ABAC_FIELDS, ABAC_OPERATORS, ABAC_VERDICTS, enumDeclaredIn, readAbacRuleSource } from './abac-integers';
@@ -85,27 +84,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
     await policy?.app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteBrokerTopology();
-    await deleteRedisKeys(testServerUrls.redis, redisPrefix);
+    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix });
     if (orderInsensitive.size > 0) {
       process.stdout.write(`conformance on service: compared order-insensitively (case names a registration order other than the service's): ${[...orderInsensitive].join('; ')}\n`);
     }
   });
-
-  /** The durable queues and exchanges of this run's prefix (instance queues are exclusive and went with the apps). */
-  async function deleteBrokerTopology(): Promise<void> {
-    const names = new MessagingNames(amqpPrefix);
-    const connection = await connect(testServerUrls.rabbitmq);
-    try {
-      const channel = await connection.createChannel();
-      for (const service of [policyManagementService.name, authzDecisionService.name]) await channel.deleteQueue(names.rpcQueue(service));
-      await channel.deleteExchange(names.eventsExchange);
-      await channel.deleteExchange(names.deadLetterExchange);
-      await channel.close();
-    } finally {
-      await connection.close();
-    }
-  }
 
   /** One decide step: the request as the in-memory runner builds it, translated for the case. */
   async function decideAndCheck(ctx: CaseContext, c: ConformanceCase, caseId: string, spec: ConformanceRequest, expectation: ConformanceExpectation, afterChange: boolean) {

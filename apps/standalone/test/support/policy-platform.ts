@@ -6,7 +6,7 @@ import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 
@@ -33,6 +33,8 @@ export function expectProblem(res: { status: number; body: { code: string }; hea
 export class PolicyTestPlatform {
   private readonly secret = randomBytes(32).toString('base64url');
   private db?: TestDatabase;
+  /** The run's own name: database, `AMQP_PREFIX` (`<id>.`) and `REDIS_KEY_PREFIX` (`<id>:`). */
+  id?: string;
   runtime!: PlatformRuntime;
   policy!: ServiceApp;
   readonly decisionInstances: ServiceApp[] = [];
@@ -46,6 +48,7 @@ export class PolicyTestPlatform {
 
   async start(): Promise<this> {
     const id = testRunId(this.name);
+    this.id = id;
     this.db = await createTestDatabase(testServerUrls.postgres, id);
     this.runtime = await startPlatformRuntime(`policy-test-${this.name}`, {
       DATABASE_URL: this.db.url,
@@ -71,6 +74,7 @@ export class PolicyTestPlatform {
     await this.policy?.app.close();
     await this.runtime?.close();
     await this.db?.drop();
+    if (this.id) await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:` });
   }
 
   token(subject: Partial<AccessTokenSubject> & { sub?: string; tenantId?: string } = {}): string {

@@ -8,7 +8,7 @@ import { createRpcClient, RpcClient, RpcController, RpcRemoteError } from '@lp/p
 import { rpcHandlerDuration } from '@lp/platform/observability';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '../src';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 
 class NamedProbe {
   @IsString()
@@ -73,12 +73,13 @@ describeWithServers(['postgres', 'rabbitmq'], 'the RPC server of a service app: 
     let service: ServiceApp;
     let client: RpcClient;
 
+    const amqpPrefix = `${testRunId('rpcenh')}.`;
     beforeAll(async () => {
       db = await createTestDatabase(testServerUrls.postgres, testRunId('rpcenh'));
       runtime = await startPlatformRuntime('rpc-enhancers-test', {
         DATABASE_URL: db.url,
         ...(transport === 'rabbitmq' ? { AMQP_URL: testServerUrls.rabbitmq } : {}),
-        AMQP_PREFIX: `${testRunId('rpcenh')}.`,
+        AMQP_PREFIX: amqpPrefix,
         JWT_SECRET: randomBytes(32).toString('base64url'),
         LOG_LEVEL: 'silent',
       });
@@ -91,6 +92,7 @@ describeWithServers(['postgres', 'rabbitmq'], 'the RPC server of a service app: 
       await service?.app.close();
       await runtime?.close();
       await db?.drop();
+      await deleteTestRunResources({ amqp: amqpPrefix });
     });
 
     it('answers a handler that skips authorization, with no token or HTTP guard in the way', async () => {

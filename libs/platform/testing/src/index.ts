@@ -1,3 +1,5 @@
 export * from './lib/servers';
 export * from './lib/tcp-outage-proxy';
 export * from './lib/redis-keys';
+export * from './lib/broker-objects';
+export * from './lib/test-run-resources';
