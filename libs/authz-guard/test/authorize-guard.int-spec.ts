@@ -213,8 +213,6 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
   it.each([
     ['Deny', () => refuse('Deny')],
     ['NoMatchingPolicy', () => refuse('NoMatchingPolicy')],
-    ['a timeout', () => new Promise<DecisionResult>((r) => setTimeout(() => r(permit()), 1_500))],
-    ['a failing decision service', () => Promise.reject(new Error('evaluator store down'))],
     ['a malformed answer', () => ({ outcome: 'Permit' }) as DecisionResult],
   ])('denies with 403 Authorization.Denied on %s: the handler does not run and nothing is written', async (_label, script) => {
     decisionServer.script = script as Script;
@@ -223,6 +221,22 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(res.body.code).toBe('Authorization.Denied');
+    expect(handlerRuns.create).toBe(0);
+    expect(await widgetCount()).toBe(before);
+  });
+
+  it.each([
+    ['a timeout', () => new Promise<DecisionResult>((r) => setTimeout(() => r(permit()), 1_500))],
+    ['a failing decision service', () => Promise.reject(new Error('evaluator store down'))],
+    ['a decision that failed closed', () => ({ ...refuse('Deny'), failure: 'AuditUnavailable' })],
+  ])('answers 503 Authorization.Unavailable with Retry-After on %s, told apart from a denial: the handler does not run and nothing is written', async (_label, script) => {
+    decisionServer.script = script as Script;
+    const before = await widgetCount();
+    const res = await request(app.getHttpServer()).post('/widgets').set('Authorization', `Bearer ${token('alice')}`).send({ id: 'w-unavailable' });
+    expect(res.status).toBe(503);
+    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+    expect(res.body.code).toBe('Authorization.Unavailable');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(handlerRuns.create).toBe(0);
     expect(await widgetCount()).toBe(before);
   });
@@ -290,6 +304,10 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     });
     await expect(rpc.send('inventory.widget.count', { payload: {} }, { service: 'guard-test' })).rejects.toMatchObject({
       problem: { status: 401 },
+    });
+    decisionServer.script = () => Promise.reject(new Error('evaluator store down'));
+    await expect(rpc.send('inventory.widget.count', { caller, payload: {} }, { service: 'guard-test' })).rejects.toMatchObject({
+      problem: { code: 'Authorization.Unavailable', status: 503 },
     });
   });
 

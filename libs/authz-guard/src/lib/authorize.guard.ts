@@ -5,6 +5,7 @@ import {
   AuthorizationDeniedError,
   DecisionRequest,
   DecisionResult,
+  DomainError,
   RpcPatterns,
   TrustedCaller,
 } from '@lp/contracts';
@@ -13,6 +14,7 @@ import { RpcClient } from '@lp/platform/messaging';
 import { CorrelationContext } from '@lp/platform/observability';
 import { AUTHORIZE_METADATA, AuthorizeOptions, SKIP_AUTHORIZATION_METADATA } from './authorize.decorator';
 import { AuthorizedRequest, AuthorizedRpcMessage } from './authorization-context';
+import { DecisionOutcomeReader } from './decision-outcome';
 import { ResourceFacts, ResourceFactsInput, ResourceFactsLoader } from './resource-facts-loader';
 
 export const AUTHORIZE_GUARD_OPTIONS = Symbol('AUTHORIZE_GUARD_OPTIONS');
@@ -24,14 +26,17 @@ export interface AuthorizeGuardOptions {
 /**
  * The decision path of ARCHITECTURE.md: builds the decision request from the trusted caller, the
  * trusted tenant, server-side facts and the declared action, and asks authz-decision over RPC.
- * Anything but an explicit Permit (Deny, NoMatchingPolicy, timeout, transport error, a loader
- * failure) is a 403 `Authorization.Denied`: the handler does not run, so no transaction starts.
+ * Anything but an explicit Permit keeps the handler from running, so no transaction starts: a
+ * Deny or NoMatchingPolicy is a 403 `Authorization.Denied`; no decision at all (timeout, transport
+ * error, a decision that failed closed, a loader failure) is a 503 `Authorization.Unavailable`
+ * with `Retry-After`, so clients can tell an outage from a denial (see DecisionOutcomeReader).
  * A route that declares neither `@Authorize` nor `@Public`/`@SkipAuthorization` is denied too, so
  * a forgotten declaration cannot open a route.
  */
 @Injectable()
 export class AuthorizeGuard implements CanActivate {
   private readonly logger = new Logger(AuthorizeGuard.name);
+  private readonly outcome = new DecisionOutcomeReader(this.logger);
 
   constructor(
     private readonly reflector: Reflector,
@@ -60,9 +65,11 @@ export class AuthorizeGuard implements CanActivate {
         facts = await loader.load(input);
       }
     } catch (error) {
+      // A loader's own answer about the resource (404 for an id that is not there, a 4xx of its
+      // validation) is the answer; anything else means the facts could not be read.
+      if (error instanceof DomainError && error.status < 500) throw error;
       if (error instanceof Error && 'status' in error && (error as { status: number }).status === 404) throw error;
-      this.logger.warn({ err: error }, 'resource facts could not be loaded; failing closed');
-      throw new AuthorizationDeniedError();
+      throw this.outcome.factsFailed(error);
     }
 
     const request: DecisionRequest = {
@@ -72,16 +79,13 @@ export class AuthorizeGuard implements CanActivate {
       correlationId: CorrelationContext.current(),
     };
 
-    let result: DecisionResult;
+    let answer: DecisionResult;
     try {
-      result = await this.rpc.send<DecisionResult>(RpcPatterns.authz.decide, request, { timeoutMs: this.options.decisionTimeoutMs });
+      answer = await this.rpc.send<DecisionResult>(RpcPatterns.authz.decide, request, { timeoutMs: this.options.decisionTimeoutMs });
     } catch (error) {
-      this.logger.warn({ err: error, pattern: RpcPatterns.authz.decide }, 'decision unavailable; failing closed');
-      throw new AuthorizationDeniedError();
+      throw this.outcome.rpcFailed(error);
     }
-    if (result?.outcome !== 'Permit' || result.permitted !== true) {
-      throw new AuthorizationDeniedError();
-    }
+    const result = this.outcome.permitOrThrow(answer);
     attach({ decision: result, dataScope: result.dataScope });
     return true;
   }

@@ -47,9 +47,15 @@ describe('PermissionCheck', () => {
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
-  it('fails closed when the decision service cannot be reached', async () => {
+  it('fails closed when the decision service cannot be reached, with a 503 told apart from a denial', async () => {
     const check = new PermissionCheck(rpcAnswering(() => Promise.reject(new Error('timeout'))).rpc);
-    await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Denied', status: 403 });
+    await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503, retryAfterSeconds: 1 });
+    await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
+  });
+
+  it('treats a decision that failed closed (audit or policy store down) as unavailable, not as a denial', async () => {
+    const check = new PermissionCheck(rpcAnswering(async () => ({ ...result('Deny'), failure: 'AuditUnavailable' })).rpc);
+    await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503 });
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 

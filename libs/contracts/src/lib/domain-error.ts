@@ -5,6 +5,9 @@
  * problem details. Services subclass it per feature (`role.errors.ts`).
  */
 export class DomainError extends Error {
+  /** Set on failures worth retrying (an outage): the HTTP answer carries `Retry-After` with it. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly code: string,
     readonly status: number,
@@ -31,6 +34,19 @@ export class AuthenticationError extends DomainError {
 export class AuthorizationDeniedError extends DomainError {
   constructor(message = 'The caller is not permitted to perform this action.') {
     super('Authorization.Denied', 403, message);
+  }
+}
+
+/**
+ * The decision could not be made (authz-decision unreachable or timed out, its policy store or audit
+ * unavailable, the resource facts unreadable). Still fail-closed, since the handler does not run,
+ * but told apart from a denial, so a client can retry instead of concluding it lacks the right.
+ */
+export class AuthorizationUnavailableError extends DomainError {
+  override readonly retryAfterSeconds = 1;
+
+  constructor(message = 'The authorization decision could not be made right now; retry shortly.') {
+    super('Authorization.Unavailable', 503, message);
   }
 }
 

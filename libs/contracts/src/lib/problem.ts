@@ -12,6 +12,7 @@ export interface ProblemDetails {
 
 export const ProblemCodes = {
   authorizationDenied: 'Authorization.Denied',
+  authorizationUnavailable: 'Authorization.Unavailable',
   unauthenticated: 'Authentication.Required',
   validationFailed: 'Validation.Failed',
   notFound: 'NotFound',

@@ -7,3 +7,4 @@ export * from './lib/request-timeout';
 export * from './lib/user-policy-throttler';
 export * from './lib/time-window';
 export * from './lib/redis-throttler-storage';
+export * from './lib/database-unavailable';

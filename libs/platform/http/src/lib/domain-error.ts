@@ -4,5 +4,6 @@ export {
   NotFoundError,
   AuthenticationError,
   AuthorizationDeniedError,
+  AuthorizationUnavailableError,
   ValidationError,
 } from '@lp/contracts';

@@ -3,6 +3,7 @@ import { ProblemCodes, ProblemDetails } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 import type { Request, Response } from 'express';
 import { Observable, throwError } from 'rxjs';
+import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
 import { DomainError } from './domain-error';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem-details';
 
@@ -26,6 +27,7 @@ const HTTP_STATUS_CODES: Record<number, string> = {
  * very same shape for errors crossing the broker.
  */
 export function toProblem(error: unknown, correlationId?: string): ProblemDetails {
+  if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError();
   if (error instanceof DomainError) {
     return problem(error.status, error.code, error.message, {
       correlationId,
@@ -76,12 +78,18 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const correlationId = CorrelationContext.current() ?? (request.headers['x-correlation-id'] as string | undefined);
+    if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError();
     const body = toProblem(error, correlationId);
-    if (body.status >= 500) {
+    if (body.status === 503) {
+      // An outage is not a bug: no stack, and no line per request at the default level (the
+      // readiness probe and the guard report the dependency's state changes).
+      this.logger.debug({ correlationId, path: request.url, code: body.code }, 'dependency unavailable');
+    } else if (body.status >= 500) {
       // The client sees nothing internal; the log keeps what an operator needs.
       this.logger.error({ err: error, correlationId, path: request.url }, 'Unhandled error');
     }
     if (response.headersSent) return;
+    if (error instanceof DomainError && error.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.retryAfterSeconds));
     response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify({ ...body, instance: request.originalUrl?.split('?')[0] }));
   }
 }

@@ -74,3 +74,14 @@ export const decisionOutcomes = singleton(
       registers: [metricsRegistry],
     }),
 );
+
+export const authorizationUnavailable = singleton(
+  'authz_guard_unavailable_total',
+  () =>
+    new Counter({
+      name: 'authz_guard_unavailable_total',
+      help: 'Guarded requests refused with 503 Authorization.Unavailable because no decision could be made, by cause.',
+      labelNames: ['cause'] as const,
+      registers: [metricsRegistry],
+    }),
+);
