@@ -7,7 +7,7 @@ import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
-import { authzDecisionService } from '@lp/service/authz-decision';
+import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 
 /**
@@ -55,6 +55,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
       JWT_SECRET: secret,
       LOG_LEVEL: 'silent',
       AUDIT_FLUSH_INTERVAL_MS: '20',
+      USER_POLICY_LIMIT: '5',
     });
     policy = await createServiceApp(policyManagementService, runtime);
     decisionInstances.push(await createServiceApp(authzDecisionService, runtime));
@@ -167,6 +168,43 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const oversized = await ask('/batch', { items: Array.from({ length: 101 }, () => item) }).expect(400);
     expect(oversized.body.errors.items.join(' ')).toMatch(/at most 100/);
     await ask('/batch', { items: [] }).expect(400);
+  });
+
+  it('is not limited as a write: more decision queries than USER_POLICY_LIMIT all answer 200', async () => {
+    const http = decisionInstances[0].http;
+    const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).send(item)).status);
+      statuses.push((await request(http).post('/api/authorization/decisions/batch').set('Authorization', `Bearer ${token}`).send({ items: [item] })).status);
+    }
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  });
+
+  it('records the correlation id of the request in the audit row, over HTTP (single and batch) and RPC', async () => {
+    const http = decisionInstances[0].http;
+    const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
+    const single = await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).set('X-Correlation-Id', 'corr-audit-http').send(item).expect(200);
+    const batch = await request(http)
+      .post('/api/authorization/decisions/batch')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Correlation-Id', 'corr-audit-batch')
+      .send({ items: [item, item] })
+      .expect(200);
+    const viaRpc = await rpc.send<DecisionResult>(RpcPatterns.authz.decide, {
+      caller: alice,
+      resource: { module: 'cases', resourceType: 'case' },
+      action: AuthorizationAction.View,
+      correlationId: 'corr-audit-rpc',
+    } satisfies DecisionRequest);
+    for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+    const correlationOf = async (decisionId: string) =>
+      (await sql.query(`SELECT correlation_id FROM authz_audit.decision_audit WHERE decision_id = $1`, [decisionId]))[0]?.correlation_id;
+    expect(await correlationOf(single.body.decisionId)).toBe('corr-audit-http');
+    for (const answer of batch.body.items as Array<{ decisionId: string }>) expect(await correlationOf(answer.decisionId)).toBe('corr-audit-batch');
+    expect(await correlationOf(viaRpc.decisionId)).toBe('corr-audit-rpc');
   });
 
   it('answers a malformed request with a validation problem, never a Permit', async () => {

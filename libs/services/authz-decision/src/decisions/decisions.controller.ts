@@ -1,17 +1,22 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
 import { TrustedCaller } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
+import { USER_POLICY } from '@lp/platform/http';
+import { CorrelationContext } from '@lp/platform/observability';
 import { DecisionBatchDto, DecisionQueryDto } from './dto/decision-query.dto';
 import { DecisionBatchResponse, DecisionResponse } from './dto/decision.response';
 import { DecisionService } from './decision.service';
 
 /**
  * Decisions for the token's own caller, for gateway clients and debugging. The caller and tenant
- * come from the token; the body only says what the caller wants to know about.
+ * come from the token; the body only says what the caller wants to know about. These are queries
+ * sent as POST (they carry a body), so the `userPolicy` write limit does not apply to them.
  */
 @ApiTags('decisions')
+@SkipThrottle({ [USER_POLICY]: true })
 @ApiBearerAuth()
 @Controller('api/authorization/decisions')
 export class DecisionsController {
@@ -22,7 +27,9 @@ export class DecisionsController {
   @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
   @ApiOkResponse({ type: DecisionResponse })
   async decide(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionResponse> {
-    return DecisionResponse.of(await this.decisions.decide({ caller, resource: { ...body.resource }, action: body.action }));
+    return DecisionResponse.of(
+      await this.decisions.decide({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+    );
   }
 
   @Post('batch')
@@ -30,7 +37,8 @@ export class DecisionsController {
   @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
   @ApiOkResponse({ type: DecisionBatchResponse })
   async decideBatch(@Caller() caller: TrustedCaller, @Body() body: DecisionBatchDto): Promise<DecisionBatchResponse> {
-    const results = await this.decisions.decideBatch(body.items.map((item) => ({ caller, resource: { ...item.resource }, action: item.action })));
+    const correlationId = CorrelationContext.current();
+    const results = await this.decisions.decideBatch(body.items.map((item) => ({ caller, resource: { ...item.resource }, action: item.action, correlationId })));
     return { items: results.map(DecisionResponse.of) };
   }
 }
