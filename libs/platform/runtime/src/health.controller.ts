@@ -1,7 +1,8 @@
-import { Controller, Get, Inject, Module, DynamicModule } from '@nestjs/common';
+import { Controller, Get, Inject, Logger, Module, DynamicModule } from '@nestjs/common';
 import { DomainError } from '@lp/contracts';
 import { Public } from '@lp/platform/auth';
 import { ReadinessCheck } from '@lp/platform/observability';
+import { ReadinessTransitions } from './readiness-transitions';
 import { HealthCheck, HealthCheckService, HealthIndicatorResult, HealthIndicatorService, TerminusModule } from '@nestjs/terminus';
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
@@ -25,6 +26,9 @@ function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
 @Public()
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Readiness');
+  private readonly transitions = new ReadinessTransitions();
+
   constructor(
     private readonly health: HealthCheckService,
     private readonly indicators: HealthIndicatorService,
@@ -41,7 +45,7 @@ export class HealthController {
   @HealthCheck()
   async ready() {
     try {
-      return await this.health.check(
+      const ready = await this.health.check(
       this.checks.map((c) => async (): Promise<HealthIndicatorResult> => {
         const indicator = this.indicators.check(c.name);
         try {
@@ -53,12 +57,20 @@ export class HealthController {
         }
       }),
       );
+      this.report([]);
+      return ready;
     } catch (error) {
       // Terminus throws a 503 with its result; surface it as a problem naming what is down.
       const result = (error as { response?: { error?: Record<string, { message?: string }> } }).response;
       const down = Object.fromEntries(Object.entries(result?.error ?? {}).map(([name, v]) => [name, [v.message ?? 'down']]));
+      this.report(Object.keys(down));
       throw new DomainError('ServiceUnavailable', 503, `Not ready: ${Object.keys(down).join(', ') || 'unknown'} unavailable.`, down);
     }
+  }
+
+  private report(down: string[]): void {
+    const line = this.transitions.observe(down);
+    if (line) this.logger.log(line);
   }
 }
 
