@@ -74,6 +74,7 @@ export class RabbitMqEventBus extends EventBus {
   private readonly instanceId = randomBytes(6).toString('hex');
   private readonly connection: AmqpConnectionManager;
   private readonly publisher: ChannelWrapper;
+  private readonly publisherConnected: ConnectWaiter;
   private readonly groups = new Map<string, ConsumerGroup>();
   private instanceQueues = 0;
   private closed = false;
@@ -109,6 +110,7 @@ export class RabbitMqEventBus extends EventBus {
       },
     });
     this.publisher.on('error', (err) => this.log.error({ err }, 'Publisher channel setup failed'));
+    this.publisherConnected = new ConnectWaiter(this.publisher);
   }
 
   async publish(envelope: EventEnvelope): Promise<void> {
@@ -166,7 +168,7 @@ export class RabbitMqEventBus extends EventBus {
     if (this.connection.isConnected()) return;
     let timer: NodeJS.Timeout | undefined;
     const connected = await Promise.race([
-      this.publisher.waitForConnect().then(() => true),
+      this.publisherConnected.wait().then(() => true),
       new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
     ]);
     clearTimeout(timer);
@@ -244,15 +246,16 @@ export class RabbitMqEventBus extends EventBus {
       },
     });
     channel.on('error', (err) => this.log.error({ err, queue }, 'Consumer channel setup failed'));
+    const connected = new ConnectWaiter(channel);
 
     return {
       table,
-      ready: channel.waitForConnect(),
+      ready: connected.wait(),
       bind: async (pattern) => {
         if (patterns.has(pattern)) return;
         patterns.add(pattern);
         // Bound now on the live channel, and by the setup on every later reconnection.
-        await channel.waitForConnect();
+        await connected.wait();
         await channel.bindQueue(queue, exchange, pattern);
       },
       stop: async (graceMs) => {
@@ -263,5 +266,24 @@ export class RabbitMqEventBus extends EventBus {
         await closeChannel(channel);
       },
     };
+  }
+}
+
+/**
+ * One pending wait for a channel's connection, however many callers wait on it. Each
+ * `ChannelWrapper.waitForConnect()` adds a 'connect' listener that stays until the channel connects,
+ * so readiness probes during a broker outage (and the binds of a start-up before the connection)
+ * piled listeners up until Node warned MaxListenersExceeded. Callers share one promise instead.
+ */
+export class ConnectWaiter {
+  private pending?: Promise<void>;
+
+  constructor(private readonly channel: Pick<ChannelWrapper, 'waitForConnect'>) {}
+
+  wait(): Promise<void> {
+    this.pending ??= this.channel.waitForConnect().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
   }
 }
