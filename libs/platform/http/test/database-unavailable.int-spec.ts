@@ -13,6 +13,14 @@ describeWithServers(['postgres'], 'a lost database connection answers 503 Databa
   let proxy: TcpOutageProxy;
   let dataSource: DataSource;
   let app: INestApplication;
+  let started: () => void = () => undefined;
+  const signalQueryStarted = async () => started();
+  /** Cuts the database connection once the request under test is inside its query. */
+  const cutDuring = <T>(send: () => PromiseLike<T>): Promise<T> => {
+    const inside = new Promise<void>((resolve) => (started = resolve));
+    const answer = Promise.resolve(send());
+    return inside.then(() => proxy.stop()).then(() => answer);
+  };
 
   @Controller('notes')
   class NotesController {
@@ -21,10 +29,18 @@ describeWithServers(['postgres'], 'a lost database connection answers 503 Databa
       return dataSource.query(`SELECT id FROM note ORDER BY id`);
     }
 
+    @Get('slow')
+    async slowList() {
+      await signalQueryStarted();
+      return dataSource.query(`SELECT pg_sleep(2), id FROM note`);
+    }
+
     @Post()
     async create() {
       await dataSource.transaction(async (m) => {
         await m.query(`INSERT INTO note DEFAULT VALUES`);
+        await signalQueryStarted();
+        await m.query(`SELECT pg_sleep(2)`);
         await m.query(`INSERT INTO note DEFAULT VALUES`);
       });
       return { ok: true };
@@ -55,20 +71,26 @@ describeWithServers(['postgres'], 'a lost database connection answers 503 Databa
     await db?.drop();
   });
 
-  it('reads and writes answer 503 with Retry-After while the connection is cut, nothing is half-written, and service resumes', async () => {
-    await request(app.getHttpServer()).post('/notes').expect(201);
-    await proxy.stop();
+  it('a read and a transaction cut mid-query answer 503 Database.Unavailable with Retry-After, nothing is half-written, and service resumes', async () => {
+    await request(app.getHttpServer()).post('/notes').expect(201).timeout(10_000);
+    started = () => undefined;
 
-    const read = await request(app.getHttpServer()).get('/notes');
+    const read = await cutDuring(() => request(app.getHttpServer()).get('/notes/slow'));
     expect(read.status).toBe(503);
     expect(read.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(read.body.code).toBe('Database.Unavailable');
     expect(Number(read.headers['retry-after'])).toBeGreaterThan(0);
     expect(JSON.stringify(read.body)).not.toMatch(/Connection terminated|ECONN/);
+    await proxy.start();
 
-    const write = await request(app.getHttpServer()).post('/notes');
+    const write = await cutDuring(() => request(app.getHttpServer()).post('/notes'));
     expect(write.status).toBe(503);
     expect(write.body.code).toBe('Database.Unavailable');
+
+    // While the database refuses new connections: still a retryable 503, the address hidden.
+    const refused = await request(app.getHttpServer()).get('/notes');
+    expect(refused.status).toBe(503);
+    expect(JSON.stringify(refused.body)).not.toMatch(/127\.0\.0\.1|ECONN/);
 
     await proxy.start();
     const deadline = Date.now() + 10_000;
@@ -77,7 +99,7 @@ describeWithServers(['postgres'], 'a lost database connection answers 503 Databa
       const res = await request(app.getHttpServer()).get('/notes');
       if (res.status === 200) rows = res.body;
     }
-    expect(rows).toHaveLength(2); // the first create's two rows; the cut one left none
+    expect(rows).toHaveLength(2); // the first create's two rows; the cut transaction left none
   });
 
   it('recognises pg and TypeORM outage errors, and not statement errors', () => {

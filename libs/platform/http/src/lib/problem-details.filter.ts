@@ -3,7 +3,7 @@ import { ProblemCodes, ProblemDetails } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 import type { Request, Response } from 'express';
 import { Observable, throwError } from 'rxjs';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable';
+import { unavailableDependency } from './database-unavailable';
 import { DomainError } from './domain-error';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem-details';
 
@@ -27,7 +27,7 @@ const HTTP_STATUS_CODES: Record<number, string> = {
  * very same shape for errors crossing the broker.
  */
 export function toProblem(error: unknown, correlationId?: string): ProblemDetails {
-  if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError();
+  error = unavailableDependency(error) ?? error;
   if (error instanceof DomainError) {
     return problem(error.status, error.code, error.message, {
       correlationId,
@@ -78,7 +78,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = http.getRequest<Request>();
     const response = http.getResponse<Response>();
     const correlationId = CorrelationContext.current() ?? (request.headers['x-correlation-id'] as string | undefined);
-    if (!(error instanceof DomainError) && isDatabaseUnavailable(error)) error = new DatabaseUnavailableError();
+    error = unavailableDependency(error) ?? error;
     const body = toProblem(error, correlationId);
     if (body.status === 503) {
       // An outage is not a bug: no stack, and no line per request at the default level (the

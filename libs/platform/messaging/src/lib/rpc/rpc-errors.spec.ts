@@ -58,11 +58,13 @@ describe('toRpcProblem (server side: what a failed handler answers)', () => {
     expect(JSON.stringify(answered)).not.toContain('10.0.0.5');
   });
 
-  it('does not take a system error’s code for a domain code', () => {
+  it('does not take a system error’s code for a domain code: a refused connection is a retryable outage, its address hidden', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
     const answered = toRpcProblem(refused);
-    expect(answered).toEqual(expect.objectContaining({ status: 500, code: 'InternalError' }));
-    expect(JSON.stringify(answered)).not.toContain('10.0.0.5');
+    expect(answered).toEqual(expect.objectContaining({ status: 503, code: 'ServiceUnavailable' }));
+    expect(JSON.stringify(answered)).not.toMatch(/10\.0\.0\.5|ECONNREFUSED/);
+    const odd = Object.assign(new Error('disk on fire'), { code: 'EFIRE' });
+    expect(toRpcProblem(odd)).toEqual(expect.objectContaining({ status: 500, code: 'InternalError' }));
   });
 
   it('maps a guard’s HttpException and passes a downstream RPC problem through', () => {
