@@ -7,3 +7,4 @@ export * from './lib/permission-collector';
 export * from './lib/authz-guard.module';
 export * from './lib/permission-check';
 export * from './lib/resource-descriptor.dto';
+export * from './lib/authorized-rpc-message.dto';

@@ -11,11 +11,31 @@ export const RpcPatterns = {
     simulateReplay: 'authz.simulate-replay',
     /** Bump the revisions an authorization change moves, right after its commit (policy-management). */
     invalidate: 'authz.invalidate',
+    /**
+     * Gives a new tenant its first administrator (policy-management; platform-level permission
+     * `authorization.tenant.create`): role `tenant-admin` with every tenant-level permission, bound
+     * to the named subject. Idempotent. Request `TenantBootstrapRequest`, reply `TenantBootstrapResult`.
+     */
+    tenantBootstrap: 'authz.tenant.bootstrap',
   },
   diagnostics: {
     snapshot: 'diagnostics.snapshot',
   },
 } as const;
+
+export interface TenantBootstrapRequest {
+  tenantId: string;
+  adminSubject: string;
+}
+
+export interface TenantBootstrapResult {
+  tenantId: string;
+  roleId: string;
+  roleName: string;
+  adminSubject: string;
+  /** What this call wrote; all false/0 on a repeat. */
+  created: { role: boolean; permissions: number; binding: boolean };
+}
 
 export const ServiceQueues = {
   authzDecision: 'authz-decision.rpc',

@@ -1,16 +1,28 @@
 import { AuthorizationAction } from './authorization-action';
 import { permissionCode, PermissionCode } from './permission-code';
 
+/**
+ * `tenant`: grantable inside any tenant. `platform`: acts on every tenant (a global default, the
+ * tenant list, an import naming its tenant), so it is grantable only to roles of the platform
+ * tenant and decided Deny for callers of any other tenant (see `isPlatformPermission`).
+ */
+export type PermissionLevel = 'tenant' | 'platform';
+
 export interface CatalogPermission {
   code: PermissionCode;
   module: string;
   resource: string;
   action: AuthorizationAction;
   description: string;
+  level: PermissionLevel;
 }
 
-function entry(module: string, resource: string, action: AuthorizationAction, description: string): CatalogPermission {
-  return { code: permissionCode(module, resource, action), module, resource, action, description };
+function entry(module: string, resource: string, action: AuthorizationAction, description: string, level: PermissionLevel = 'tenant'): CatalogPermission {
+  return { code: permissionCode(module, resource, action), module, resource, action, description, level };
+}
+
+function platformEntry(module: string, resource: string, action: AuthorizationAction, description: string): CatalogPermission {
+  return entry(module, resource, action, description, 'platform');
 }
 
 const A = AuthorizationAction;
@@ -53,7 +65,8 @@ export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
   entry('authorization', 'abac-rule', A.Delete, 'Delete an ABAC rule'),
   entry('authorization', 'feature', A.View, 'List features'),
   entry('authorization', 'feature', A.Update, "Change a feature's tenant override"),
-  entry('authorization', 'feature-default', A.Update, "Change a feature's global default (platform level)"),
+  platformEntry('authorization', 'feature-default', A.Update, "Change a feature's global default (platform level)"),
+  platformEntry('authorization', 'tenant', A.Create, "Bootstrap a new tenant's administrator role and binding (platform level)"),
   entry('authorization', G.fieldSecurity, A.View, 'Read field policies'),
   entry('authorization', G.fieldSecurity, A.Manage, 'Create, change and delete field policies'),
   entry('authorization', G.sharing, A.View, 'List shares of resource instances'),
@@ -79,6 +92,8 @@ export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
 export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
   entry('operations', 'jobs', A.View, 'List background jobs and executions'),
   entry('operations', 'jobs', A.Manage, 'Create, change, run and pause background jobs'),
+  platformEntry('operations', 'tenants', A.View, 'List the tenants of the platform (platform level)'),
+  platformEntry('workflow', 'legacy-import', A.Create, 'Import a legacy workflow instance into the tenant the body names (platform level)'),
 ];
 
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
@@ -107,5 +122,22 @@ export const PLATFORM_FEATURES: readonly PlatformFeature[] = [
 
 /** Tenant and subject the seed binds to `platform-admin` (ARCHITECTURE.md, Operator interface). */
 export const SEEDED_TENANT = 'default';
+/**
+ * The tenant whose roles may hold platform-level permissions: the platform operators' own. It is
+ * the seeded tenant, where `platform-admin` lives.
+ */
+export const PLATFORM_TENANT = SEEDED_TENANT;
+
+const PLATFORM_PERMISSION_CODES: ReadonlySet<string> = new Set(PERMISSION_CATALOG.filter((p) => p.level === 'platform').map((p) => p.code));
+
+/** Whether `code` acts beyond one tenant: grantable only in, and permitted only to callers of, `PLATFORM_TENANT`. */
+export function isPlatformPermission(code: string): boolean {
+  return PLATFORM_PERMISSION_CODES.has(code);
+}
+
+/** The catalog permissions a tenant's own administrator may hold: every one but the platform-level ones. */
+export const TENANT_LEVEL_PERMISSIONS: readonly CatalogPermission[] = PERMISSION_CATALOG.filter((p) => p.level === 'tenant');
 export const SEEDED_ADMIN_SUBJECT = 'admin';
 export const PLATFORM_ADMIN_ROLE = 'platform-admin';
+/** The role a tenant's bootstrap creates: every tenant-level permission (`TENANT_LEVEL_PERMISSIONS`). */
+export const TENANT_ADMIN_ROLE = 'tenant-admin';

@@ -18,6 +18,7 @@ import { DelegatedAdminModule } from './delegated-admin/delegated-admin.module';
 import { PermissionRequestsModule } from './permission-requests/permission-requests.module';
 import { SharingModule } from './sharing/sharing.module';
 import { FieldSecurityModule } from './field-security/field-security.module';
+import { TenantBootstrapModule } from './tenant-bootstrap/tenant-bootstrap.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -49,6 +50,7 @@ export const policyManagementService = defineService({
     FeaturesModule,
     SharingModule,
     FieldSecurityModule,
+    TenantBootstrapModule,
   ],
   openApi: {
     title: 'Policy management',

@@ -1,4 +1,4 @@
-import { PermissionCode, TrustedCaller } from '@lp/contracts';
+import { isPlatformPermission, PermissionCode, PLATFORM_TENANT, TrustedCaller } from '@lp/contracts';
 import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome, ScopeEvidence } from './evaluator';
 import { DelegatedGrant, PolicyFactsReader, RoleBinding, SubjectPermissions, TemporaryGrant } from './policy-facts';
 
@@ -108,9 +108,11 @@ export function rbacFinding(caller: TrustedCaller, code: PermissionCode, permiss
 /**
  * Spec §1 RBAC: a caller that is not an Application caller is allowed when it holds
  * `{module}.{resource}.{action}` through a role binding, an active temporary grant or (delegated
- * callers) an active delegated grant. It never denies on policy. A failure of the subject
- * permission store is the one Deny: answering Neutral there would let another evaluator's Allow
- * permit during an outage, so it fails closed like the stores of spec §1 rule 6.
+ * callers) an active delegated grant. It denies on policy in one case: a platform-level permission
+ * (`isPlatformPermission`) asked by a caller of any tenant but `PLATFORM_TENANT`, whatever that
+ * tenant's roles, scopes or other evaluators say, so no tenant can reach platform scope. A failure
+ * of the subject permission store is the other Deny: answering Neutral there would let another
+ * evaluator's Allow permit during an outage, so it fails closed like the stores of spec §1 rule 6.
  */
 export class RbacEvaluator implements DecisionEvaluator {
   readonly name = 'RBAC' as const;
@@ -120,6 +122,13 @@ export class RbacEvaluator implements DecisionEvaluator {
   async evaluate({ request, permissionCode, now }: EvaluationContext): Promise<EvaluatorOutcome> {
     const { caller } = request;
     const inputs: Record<string, unknown> = { callerKind: caller.kind, subject: caller.subject, permissionCode };
+    if (caller.tenantId !== PLATFORM_TENANT && isPlatformPermission(permissionCode)) {
+      inputs['platformTenant'] = PLATFORM_TENANT;
+      return {
+        result: { evaluator: this.name, verdict: 'Deny', reason: `PlatformPermissionOutsidePlatformTenant: ${permissionCode} is platform-level; tenant ${caller.tenantId} is not the platform tenant` },
+        inputs,
+      };
+    }
     if (caller.kind === 'application') {
       return this.neutral('caller is an Application caller: RBAC not applicable', inputs);
     }

@@ -8,6 +8,7 @@ import { DelegationResponse } from './dto/delegation.response';
 import { ListDelegationsQuery } from './dto/list-delegations.query';
 import { DelegatedAdminRepository } from './delegated-admin.repository';
 import { PermissionUnknownError } from '../catalog/permission-unknown.error';
+import { assertGrantableInTenant } from '../catalog/permission-platform-only.error';
 import { DelegationAlreadyRevokedError, DelegationByNonUserError, DelegationExceedsDelegatorError } from './delegated-admin.errors';
 import { delegationExpiryProblem } from './delegation-window';
 
@@ -50,6 +51,7 @@ export class DelegatedAdminService {
       const standing = await this.repository.codeStanding(tx.manager, caller.tenantId, delegator, dto.permissionCodes);
       const unknown = standing.filter((s) => !s.known).map((s) => s.code);
       if (unknown.length > 0) throw new PermissionUnknownError(unknown);
+      assertGrantableInTenant(caller.tenantId, dto.permissionCodes);
       const notHeld = standing.filter((s) => !s.held).map((s) => s.code);
       if (notHeld.length > 0) throw new DelegationExceedsDelegatorError(notHeld);
 

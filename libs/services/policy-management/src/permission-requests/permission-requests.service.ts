@@ -4,6 +4,7 @@ import { Page, pageOf } from '@lp/platform/http';
 import { PermissionRequestEntity } from '../policy-store/entities/permission-request.entity';
 import { PolicyChanges } from '../policy-change/policy-changes';
 import { PermissionUnknownError } from '../catalog/permission-unknown.error';
+import { assertGrantableInTenant } from '../catalog/permission-platform-only.error';
 import { CreatePermissionRequestDto } from './dto/create-permission-request.dto';
 import { ListPermissionRequestsQuery } from './dto/list-permission-requests.query';
 import { PermissionRequestResponse } from './dto/permission-request.response';
@@ -29,6 +30,7 @@ export class PermissionRequestsService {
     return this.changes.apply(caller, async (tx) => {
       const unknown = await this.repository.unknownCodes(tx.manager, dto.permissionCodes);
       if (unknown.length > 0) throw new PermissionUnknownError(unknown);
+      assertGrantableInTenant(caller.tenantId, dto.permissionCodes);
       if ((await this.repository.pendingOf(tx.manager, caller.tenantId, caller.subject)) >= MAX_PENDING_REQUESTS_PER_SUBJECT) {
         throw new TooManyPendingRequestsError(MAX_PENDING_REQUESTS_PER_SUBJECT);
       }

@@ -12,6 +12,7 @@ import { RoleEntity } from './entities/role.entity';
 import { requireUuid } from './path-params';
 import { lockRole } from './role-lookup';
 import { PermissionUnknownError } from '../catalog/permission-unknown.error';
+import { assertGrantableInTenant } from '../catalog/permission-platform-only.error';
 
 interface RolePermissionRow {
   permission_id: string;
@@ -73,6 +74,7 @@ export class RolePermissionsService {
         dto.permissionId !== undefined ? { id: dto.permissionId.toLowerCase() } : { code: dto.permissionCode },
       );
       if (!permission) throw new PermissionUnknownError([dto.permissionCode ?? dto.permissionId ?? '']);
+      assertGrantableInTenant(tenantId, [permission.code]);
       const written: unknown[] = await manager.query(
         `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING permission_id`,

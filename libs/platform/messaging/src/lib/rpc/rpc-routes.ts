@@ -8,6 +8,8 @@ export type RpcRoutes = Readonly<Record<string, string>>;
 /** The fleet's routes (ARCHITECTURE.md, The fleet). Calls to every service (diagnostics) name the service per call. */
 export const DEFAULT_RPC_ROUTES: RpcRoutes = {
   authz: 'authz-decision',
+  // Policy writes answered by policy-management (longest prefix wins over `authz`).
+  'authz.tenant': 'policy-management',
   cases: 'case-management',
 };
 
