@@ -32,6 +32,8 @@ if (!values.tenant) fail('--tenant is required');
 if (!values.sub && !values.app) fail('--sub (a user) or --app (an application) is required');
 const ttl = values.ttl === undefined ? 3600 : Number(values.ttl);
 if (!Number.isInteger(ttl) || ttl <= 0) fail('--ttl must be a positive number of seconds');
+// The services refuse a token living longer than JWT_MAX_TTL_SECONDS: do not print one they would refuse.
+if (ttl > config.JWT_MAX_TTL_SECONDS) fail(`--ttl ${ttl} exceeds JWT_MAX_TTL_SECONDS (${config.JWT_MAX_TTL_SECONDS}); the services would refuse the token`);
 
 process.stdout.write(
   `${signAccessToken(

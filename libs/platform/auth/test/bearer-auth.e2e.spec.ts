@@ -13,7 +13,7 @@ function b64url(value: object): string {
 }
 
 const now = (): number => Math.floor(Date.now() / 1000);
-const validClaims = { sub: 'alice', tenant_id: 'acme', iss: signing.issuer, aud: signing.audience };
+const validClaims = { sub: 'alice', tenant_id: 'acme', iss: signing.issuer, aud: signing.audience, exp: now() + 3600 };
 
 describe('bearer authentication over HTTP (HS256)', () => {
   let app: INestApplication;
@@ -67,7 +67,16 @@ describe('bearer authentication over HTTP (HS256)', () => {
     ['an expired token', () => `Bearer ${sign({ ...validClaims, exp: now() - 60 }, signing.secret)}`, AuthenticationFailure.expired],
     ['a token from another issuer', () => `Bearer ${sign({ ...validClaims, iss: 'https://evil.test' }, signing.secret)}`, AuthenticationFailure.wrongIssuer],
     ['a token for another audience', () => `Bearer ${sign({ ...validClaims, aud: 'other-api' }, signing.secret)}`, AuthenticationFailure.wrongAudience],
-    ['a token without tenant_id', () => `Bearer ${sign({ sub: 'alice', iss: signing.issuer, aud: signing.audience }, signing.secret)}`, AuthenticationFailure.noTenant],
+    ['a token without tenant_id', () => `Bearer ${sign({ sub: 'alice', iss: signing.issuer, aud: signing.audience, exp: now() + 60 }, signing.secret)}`, AuthenticationFailure.noTenant],
+    ['a token without exp (never expires)', () => `Bearer ${sign({ sub: 'alice', tenant_id: 'acme', iss: signing.issuer, aud: signing.audience }, signing.secret)}`, AuthenticationFailure.noExpiry],
+    ['a token expiring in the year 3000', () => `Bearer ${sign({ ...validClaims, exp: 32503680000 }, signing.secret)}`, AuthenticationFailure.tooLongLived],
+    ['a token living 24 h and a minute', () => `Bearer ${sign({ ...validClaims, iat: now(), exp: now() + 86460 }, signing.secret)}`, AuthenticationFailure.tooLongLived],
+    ['a token issued a day in the future', () => `Bearer ${sign({ ...validClaims, iat: now() + 86400, exp: now() + 86400 + 600 }, signing.secret)}`, AuthenticationFailure.issuedInFuture],
+    [
+      'a token with an unknown critical header extension',
+      () => `Bearer ${sign(validClaims, signing.secret, { header: { alg: 'HS256', crit: ['urn:example:must-understand'] } as never })}`,
+      AuthenticationFailure.unknownCritical,
+    ],
     ['a token with an algorithm that is not pinned', () => `Bearer ${sign(validClaims, signing.secret, { algorithm: 'HS512' })}`, AuthenticationFailure.unsupportedAlgorithm],
     ['a Basic authorization header', () => 'Basic YWxpY2U6c2VjcmV0', AuthenticationFailure.noToken],
   ];

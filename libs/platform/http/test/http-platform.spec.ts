@@ -121,10 +121,17 @@ describe('http platform: problem details, validation, paging, userPolicy, timeou
 
   it('limits writes per caller (userPolicy) and leaves reads and other callers alone', async () => {
     const server = app.getHttpServer();
-    await request(server).post('/things/whoami').set('X-Test-Subject', 'alice').expect(201);
+    const first = await request(server).post('/things/whoami').set('X-Test-Subject', 'alice').expect(201);
+    expect(first.headers['ratelimit-policy']).toMatch(/^"userPolicy";q=2;w=\d+$/);
+    expect(first.headers['ratelimit']).toMatch(/^"userPolicy";r=1;t=\d+$/);
     await request(server).post('/things/whoami').set('X-Test-Subject', 'alice').expect(201);
     const limited = await request(server).post('/things/whoami').set('X-Test-Subject', 'alice').expect(429);
     expect(limited.body.code).toBe('RateLimited');
+    expect(limited.headers['content-type']).toMatch(/^application\/problem\+json/);
+    // The standard Retry-After (seconds), not the library's Retry-After-userPolicy.
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.headers['retry-after-userpolicy']).toBeUndefined();
+    expect(Object.keys(limited.headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
     await request(server).post('/things/whoami').set('X-Test-Subject', 'bob').expect(201);
     for (let i = 0; i < 4; i++) await request(server).get('/things').set('X-Test-Subject', 'alice').expect(200);
   });

@@ -27,6 +27,7 @@ export const platformConfig = declareConfig('platform', {
   JWT_SECRET: { type: 'string', group: 'identity', description: 'HS256 signing secret; unset in development = generated under DATA_DIR', sensitive: true, minLength: 32 },
   JWT_ISSUER: { type: 'string', group: 'identity', description: 'expected iss', default: 'legal-platform' },
   JWT_AUDIENCE: { type: 'string', group: 'identity', description: 'expected aud', default: 'legal-platform-api' },
+  JWT_MAX_TTL_SECONDS: { type: 'int', group: 'identity', description: 'longest accepted token lifetime (exp - iat); tokens without exp are refused', default: 86400, min: 60 },
   JWT_JWKS_URI: { type: 'url', group: 'identity', description: 'OIDC issuer JWKS for asymmetric tokens (instead of JWT_SECRET)' },
   USER_POLICY_LIMIT: { type: 'int', group: 'http', description: 'userPolicy: write requests per caller per window', default: 120, min: 1 },
   USER_POLICY_WINDOW_MS: { type: 'int', group: 'http', description: 'userPolicy window', default: 60000, min: 1000 },

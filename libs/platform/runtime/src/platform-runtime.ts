@@ -42,6 +42,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
     ...(signingSecret ? { secret: signingSecret } : { jwksUri: config.JWT_JWKS_URI }),
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+    maxTtlSeconds: config.JWT_MAX_TTL_SECONDS,
   };
   assertJwtVerificationOptions(jwt);
 

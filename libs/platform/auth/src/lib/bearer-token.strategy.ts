@@ -12,8 +12,8 @@ import type { AccessTokenClaims } from './access-token-claims';
 import { authenticationFailure } from './auth.errors';
 import { callerFromClaims } from './caller-from-claims';
 import { jwksKeyProvider } from './jwks-key-provider';
-import { acceptedAlgorithms, assertJwtVerificationOptions, JwtVerificationOptions } from './jwt-verification-options';
-import { screenToken } from './token-rejection';
+import { acceptedAlgorithms, assertJwtVerificationOptions, DEFAULT_MAX_TOKEN_TTL_SECONDS, JwtVerificationOptions } from './jwt-verification-options';
+import { lifetimeRejection, screenToken } from './token-rejection';
 
 /** Tolerated clock difference between the issuer and this service when checking `exp` and `nbf`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -51,7 +51,7 @@ export class BearerTokenStrategy extends Strategy {
         algorithms: [...accepted],
         jsonWebTokenOptions: { clockTolerance: CLOCK_TOLERANCE_SECONDS },
       } as StrategyOptionsWithoutRequest,
-      verifyClaims,
+      claimsVerifier(options.maxTtlSeconds ?? DEFAULT_MAX_TOKEN_TTL_SECONDS),
     );
     this.accepted = accepted;
   }
@@ -65,12 +65,20 @@ export class BearerTokenStrategy extends Strategy {
   }
 }
 
-/** Claims that verify but cannot name a caller are a failed authentication (401), not an error (500). */
-function verifyClaims(claims: AccessTokenClaims, done: VerifiedCallback): void {
-  try {
-    done(null, callerFromClaims(claims));
-  } catch (failure) {
-    if (failure instanceof DomainError) done(null, false, failure);
-    else done(failure);
-  }
+/**
+ * After the signature, issuer, audience, `exp` and `nbf` checks of jsonwebtoken: the lifetime rules
+ * (`lifetimeRejection`), then the caller. Claims that verify but cannot name a caller are a failed
+ * authentication (401), not an error (500).
+ */
+function claimsVerifier(maxTtlSeconds: number) {
+  return (claims: AccessTokenClaims, done: VerifiedCallback): void => {
+    const refusal = lifetimeRejection(claims, { maxTtlSeconds, clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS, nowSeconds: Math.floor(Date.now() / 1000) });
+    if (refusal) return done(null, false, refusal);
+    try {
+      done(null, callerFromClaims(claims));
+    } catch (failure) {
+      if (failure instanceof DomainError) done(null, false, failure);
+      else done(failure);
+    }
+  };
 }

@@ -9,7 +9,15 @@ export interface JwtVerificationOptions {
   jwksUri?: string;
   issuer: string;
   audience: string;
+  /**
+   * Longest accepted token lifetime, from `iat` (or `nbf`, or now when neither is set) to `exp`.
+   * Default `DEFAULT_MAX_TOKEN_TTL_SECONDS`. A token without `exp` is refused whatever this says.
+   */
+  maxTtlSeconds?: number;
 }
+
+/** 24 h: a bearer token is a key; one that never expires cannot be taken back. */
+export const DEFAULT_MAX_TOKEN_TTL_SECONDS = 24 * 3600;
 
 /** The only algorithm a shared secret may verify. */
 export const SYMMETRIC_ALGORITHMS: readonly Algorithm[] = ['HS256'];
@@ -45,6 +53,9 @@ export function assertJwtVerificationOptions(options: JwtVerificationOptions): v
   }
   if (options.jwksUri && !isHttpUrl(options.jwksUri)) {
     problems.push('the JWKS URI must be an http(s) URL');
+  }
+  if (options.maxTtlSeconds !== undefined && (!Number.isInteger(options.maxTtlSeconds) || options.maxTtlSeconds <= 0)) {
+    problems.push('the maximum token lifetime must be a positive number of seconds');
   }
   if (!options.issuer) problems.push('the expected issuer is required');
   if (!options.audience) problems.push('the expected audience is required');

@@ -18,6 +18,9 @@ export function screenToken(token: string, accepted: readonly Algorithm[]): Auth
   if (!decoded || typeof decoded.payload !== 'object' || typeof decoded.header?.alg !== 'string') {
     return authenticationFailure('malformed');
   }
+  // RFC 7515 §4.1.11: a recipient must refuse a token whose `crit` lists extensions it does not
+  // understand; this service understands none.
+  if ((decoded.header as { crit?: unknown }).crit !== undefined) return authenticationFailure('unknownCritical');
   const alg = decoded.header.alg;
   if (alg.toLowerCase() === 'none') return authenticationFailure('unsigned');
   if (!(accepted as readonly string[]).includes(alg)) return authenticationFailure('unsupportedAlgorithm');
@@ -70,4 +73,23 @@ function isJwksOutage(error: Error): boolean {
 /** Socket errors may come from another realm (a VM context, Jest), where `instanceof Error` is false. */
 function isError(value: unknown): value is Error {
   return value instanceof Error || types.isNativeError(value);
+}
+
+/**
+ * Lifetime checks jsonwebtoken does not make (it accepts a token without `exp`, and any `exp`):
+ * `exp` is required, the lifetime from `iat` (else `nbf`, else now) may not exceed `maxTtlSeconds`,
+ * and `iat` may not lie in the future beyond the clock tolerance. Run on verified claims only.
+ */
+export function lifetimeRejection(
+  claims: { exp?: unknown; iat?: unknown; nbf?: unknown },
+  limits: { maxTtlSeconds: number; clockToleranceSeconds: number; nowSeconds: number },
+): AuthenticationError | undefined {
+  const { maxTtlSeconds, clockToleranceSeconds, nowSeconds } = limits;
+  if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return authenticationFailure('noExpiry');
+  const iat = typeof claims.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : undefined;
+  const nbf = typeof claims.nbf === 'number' && Number.isFinite(claims.nbf) ? claims.nbf : undefined;
+  if (iat !== undefined && iat > nowSeconds + clockToleranceSeconds) return authenticationFailure('issuedInFuture');
+  const start = iat ?? nbf ?? nowSeconds;
+  if (claims.exp - start > maxTtlSeconds) return authenticationFailure('tooLongLived');
+  return undefined;
 }
