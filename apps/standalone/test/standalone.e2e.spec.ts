@@ -26,7 +26,8 @@ const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, proce
 function start(dataDir: string): Promise<Started> {
   const child = spawn(npm[0], [...npm.slice(1), 'start'], {
     cwd: root,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', AMQP_URL: '', REDIS_URL: '', JWT_SECRET: '' },
+    // USER_POLICY_LIMIT raised so the concurrency test measures the database, not the write limit.
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', AMQP_URL: '', REDIS_URL: '', JWT_SECRET: '', USER_POLICY_LIMIT: '100000' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -123,6 +124,23 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('NotFound');
   });
+
+  it('answers 500 concurrent writes and reads on the embedded database: nothing refused, no 5xx, every write lands', async () => {
+    const headers = { authorization: `Bearer ${first!.adminToken}`, 'content-type': 'application/json' };
+    const roles = `${first!.baseUrl}/api/authorization/roles`;
+    const countRoles = async () => ((await (await fetch(`${roles}?pageSize=1`, { headers })).json()) as { totalCount: number }).totalCount;
+    const before = await countRoles();
+    const statuses = await Promise.all(
+      Array.from({ length: 500 }, (_, i) =>
+        (i % 5 < 2 ? fetch(roles, { method: 'POST', headers, body: JSON.stringify({ name: `load-${i}` }) }) : fetch(roles, { headers })).then(
+          (r) => `${i % 5 < 2 ? 'POST' : 'GET'} ${r.status}`,
+        ),
+      ),
+    );
+    const tally = statuses.reduce<Record<string, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+    expect(tally).toEqual({ 'POST 201': 200, 'GET 200': 300 });
+    expect(await countRoles()).toBe(before + 200);
+  }, 120_000);
 
   it('keeps data and secret across a restart on the same DATA_DIR', async () => {
     const secretBefore = readFileSync(join(dataDir, 'jwt-signing-secret'), 'utf8');
