@@ -106,7 +106,7 @@ export class PGliteWireBridge {
 }
 
 class BridgeConnection {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private startupDone = false;
   private closed = false;
   private work: Promise<void> = Promise.resolve();
@@ -131,7 +131,8 @@ class BridgeConnection {
 
   /** Runs every complete message in the buffer. */
   private async drain(): Promise<void> {
-    for (let message = this.next(); message && !this.closed; message = this.next()) {
+    for (let next = this.next(); next && !this.closed; next = this.next()) {
+      const message: WireMessage = next;
       if (message.kind === 'ssl' || message.kind === 'gssenc') {
         this.socket.write('N'); // no encryption on a local socket; the client goes on in plain text
         continue;
@@ -141,12 +142,14 @@ class BridgeConnection {
         await this.close();
         return;
       }
+      if (message.kind !== 'message') continue;
       await this.lock.acquire(this);
       if (this.closed) {
         await this.handBack();
         return;
       }
-      const reply = await this.db.runExclusive(() => this.db.execProtocolRaw(message.bytes));
+      const bytes = message.bytes;
+      const reply = await this.db.runExclusive(() => this.db.execProtocolRaw(bytes));
       if (reply.length > 0 && !this.socket.destroyed) this.socket.write(reply);
       if (readyStatusOf(reply) === IDLE) this.lock.release(this);
     }
