@@ -207,6 +207,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(await correlationOf(viaRpc.decisionId)).toBe('corr-audit-rpc');
   });
 
+  it('refuses what the audit could not store (NUL, lone surrogates) at the edge, over RPC and HTTP, and audits nothing for it', async () => {
+    for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+    const before = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n;
+    for (const resourceId of ['a\u0000b', 'a\ud800b']) {
+      await expect(
+        rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases', resourceType: 'case', resourceId }, action: AuthorizationAction.View }),
+      ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { 'resource.resourceId': expect.any(Array) } } });
+    }
+    const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const res = await request(decisionInstances[0].http)
+      .post('/api/authorization/decisions')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ resource: { module: 'cases', resourceType: 'case', resourceId: 'a\u0000b' }, action: 'View' })
+      .expect(400);
+    expect(res.body.errors['resource.resourceId']).toBeDefined();
+    for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+    expect((await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n).toBe(before);
+  });
+
   it('answers a malformed request with a validation problem, never a Permit', async () => {
     await expect(
       rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases' }, action: 'Launch' }),

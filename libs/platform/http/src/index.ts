@@ -8,3 +8,4 @@ export * from './lib/user-policy-throttler';
 export * from './lib/time-window';
 export * from './lib/redis-throttler-storage';
 export * from './lib/database-unavailable';
+export * from './lib/storable-input';

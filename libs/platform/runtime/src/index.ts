@@ -10,3 +10,4 @@ export * from './path-dispatcher';
 export * from './health.controller';
 export * from './metrics.controller';
 export * from './infrastructure.module';
+export * from './http-server';

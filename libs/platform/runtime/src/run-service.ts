@@ -1,9 +1,9 @@
-import { createServer } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError } from '@lp/platform/config';
 import { startPlatformRuntime } from './platform-runtime';
 import { createServiceApp } from './service-app';
 import { ServiceDefinition } from './service-definition';
+import { createHttpServer } from './http-server';
 import { installShutdown } from './shutdown';
 
 /** `apps/<service>/src/main.ts`: one service in its own process (the fleet profile). */
@@ -12,7 +12,7 @@ export async function runService(service: ServiceDefinition): Promise<void> {
   try {
     const runtime = await startPlatformRuntime(service.name);
     const hosted = await createServiceApp(service, runtime);
-    const server = createServer(hosted.http);
+    const server = createHttpServer(hosted.http);
     await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : runtime.config.PORT;

@@ -1,4 +1,4 @@
-import { createServer, IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { signAccessToken } from '@lp/platform/auth';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
@@ -9,6 +9,7 @@ import { startPlatformRuntime } from './platform-runtime';
 import { exitOnStartupError } from './run-service';
 import { createServiceApp, openApiPath, ServiceApp } from './service-app';
 import { ServiceDefinition } from './service-definition';
+import { createHttpServer } from './http-server';
 import { installShutdown } from './shutdown';
 
 export const ADMIN_SUBJECT = 'admin';
@@ -73,7 +74,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
       sendJson(res, 404, { ...problem(404, 'NotFound', `No route for ${path}.`), correlationId, instance: path }, PROBLEM_CONTENT_TYPE);
     };
 
-    const server = createServer((req, res) =>
+    const server = createHttpServer((req, res) =>
       dispatcher.dispatch(req, res, (rq, rs) => {
         own(rq, rs).catch(() => sendJson(rs, 500, problem(500, 'InternalError', 'An unexpected error occurred.'), PROBLEM_CONTENT_TYPE));
       }),

@@ -1,5 +1,6 @@
-import { ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, ValidationError as ClassValidatorError, ValidationPipe } from '@nestjs/common';
 import { ValidationError } from './domain-error';
+import { unstorableInput } from './storable-input';
 
 /** Flattens nested class-validator errors into `{ "path.to.field": ["message", ...] }`. */
 export function flattenValidationErrors(errors: ClassValidatorError[], parent = ''): Record<string, string[]> {
@@ -18,7 +19,7 @@ export function flattenValidationErrors(errors: ClassValidatorError[], parent = 
  * a message per field.
  */
 export function createValidationPipe(): ValidationPipe {
-  return new ValidationPipe({
+  return new EdgeValidationPipe({
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -27,4 +28,19 @@ export function createValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => new ValidationError(flattenValidationErrors(errors)),
   });
+}
+
+/**
+ * Nest's ValidationPipe behind the storable-input check (`unstorableInput`): NUL, lone surrogates and
+ * hostile nesting are refused for every body, path parameter, query value and RPC payload before
+ * class-transformer walks them. A named parameter (`@Param('id')`) reports under its name.
+ */
+class EdgeValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'param' || metadata.type === 'query') {
+      const errors = unstorableInput(value, metadata.data ?? '');
+      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+    }
+    return super.transform(value, metadata);
+  }
 }

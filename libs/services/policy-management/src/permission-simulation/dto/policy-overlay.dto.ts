@@ -1,21 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsBoolean,
-  IsEnum,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  MaxLength,
-  Min,
-  MinLength,
-  ValidateBy,
-  ValidateNested,
-  ValidationOptions,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy, ValidateNested, ValidationOptions } from 'class-validator';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, SimulationLimits } from '@lp/contracts';
 
 const MAX = SimulationLimits.maxOverlayEntries;
@@ -61,7 +46,7 @@ export class SimulatedAbacRuleDto {
   @ApiProperty({ type: [SimulatedAbacConditionDto] })
   @IsArray()
   @ArrayMaxSize(50)
-  @ValidateNested({ each: true })
+  @IsObject({ each: true }) @ValidateNested({ each: true })
   @Type(() => SimulatedAbacConditionDto)
   conditions: SimulatedAbacConditionDto[];
 
@@ -82,7 +67,7 @@ export class SimulatedAbacChangesDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX)
-  @ValidateNested({ each: true })
+  @IsObject({ each: true }) @ValidateNested({ each: true })
   @Type(() => SimulatedAbacRuleDto)
   add?: SimulatedAbacRuleDto[];
 
@@ -104,19 +89,19 @@ export class SimulatedFeatureDto {
 /** Proposed changes applied on top of the stored policy for a simulation; nothing is written. */
 export class PolicyOverlayDto {
   @ApiPropertyOptional({ type: [SimulatedRoleBindingDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
   addRoleBindings?: SimulatedRoleBindingDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRoleBindingDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
   removeRoleBindings?: SimulatedRoleBindingDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRolePermissionDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
   addRolePermissions?: SimulatedRolePermissionDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRolePermissionDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
   removeRolePermissions?: SimulatedRolePermissionDto[];
 
   @ApiPropertyOptional({ type: SimulatedAbacChangesDto })
@@ -124,6 +109,6 @@ export class PolicyOverlayDto {
   abacRules?: SimulatedAbacChangesDto;
 
   @ApiPropertyOptional({ type: [SimulatedFeatureDto], description: 'Tenant overrides of defined features' })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @ValidateNested({ each: true }) @Type(() => SimulatedFeatureDto)
+  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedFeatureDto)
   features?: SimulatedFeatureDto[];
 }

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { IsDefined, IsEnum, IsInt, IsObject, IsOptional, IsString, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, SimulationLimits } from '@lp/contracts';
 import { OptionalInstant } from '@lp/platform/http';
 import { ResourceDescriptorDto } from '@lp/authz-guard';
@@ -15,6 +15,8 @@ export class SimulatedResourceDto extends ResourceDescriptorDto {
 
 export class SimulatedRequestDto {
   @ApiProperty({ type: SimulatedResourceDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => SimulatedResourceDto)
   resource: SimulatedResourceDto;
@@ -32,6 +34,8 @@ export class EvaluateSimulationDto {
   subject: string;
 
   @ApiProperty({ type: SimulatedRequestDto })
+  @IsDefined()
+  @IsObject()
   @ValidateNested()
   @Type(() => SimulatedRequestDto)
   request: SimulatedRequestDto;

@@ -1,16 +1,16 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { IsString, IsUUID, MaxLength, ValidateIf } from 'class-validator';
 
 /** Body of POST /roles/{roleId}/permissions: exactly one of `permissionCode` and `permissionId`. */
 export class GrantRolePermissionDto {
   @ApiPropertyOptional({ maxLength: 200, example: 'authorization.abac-rule.view' })
-  @IsOptional()
+  @ValidateIf((_dto, value) => value !== undefined) // absent is allowed; null is not a code
   @IsString()
   @MaxLength(200)
   permissionCode?: string;
 
   @ApiPropertyOptional({ format: 'uuid' })
-  @IsOptional()
+  @ValidateIf((_dto, value) => value !== undefined)
   @IsUUID()
   permissionId?: string;
 }
