@@ -105,8 +105,8 @@ describe('the embedded database (PGlite behind the wire bridge)', () => {
   }, 30_000);
 
   it('listens only on a Unix socket in a directory only its owner can enter', async () => {
-    expect(new URL(pg.url).searchParams.get('host')).toBe(join(dir, 'run'));
-    expect(statSync(join(dir, 'run')).mode & 0o777).toBe(0o700);
+    expect(new URL(pg.url).searchParams.get('host')).toBe(join(dir, 'run-pgdata'));
+    expect(statSync(join(dir, 'run-pgdata')).mode & 0o777).toBe(0o700);
     expect(statSync(pg.socketPath).mode & 0o777).toBe(0o600);
     // Another local user (here `nobody`) cannot connect; as this user, the same probe can.
     const probe = `require('net').connect(process.argv[1]).on('connect',()=>{console.log('connected');process.exit(0)}).on('error',(e)=>{console.log(e.code);process.exit(0)})`;

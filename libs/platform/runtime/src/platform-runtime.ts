@@ -46,7 +46,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   };
   assertJwtVerificationOptions(jwt);
 
-  const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'));
+  const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'), { socketDirectory: resolve(dataDir, 'run') });
   const runtime: PlatformRuntime = {
     processName,
     config,

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import { PGlite } from '@electric-sql/pglite';
 import { PGliteWireBridge } from './pglite-wire-bridge';
@@ -18,8 +18,8 @@ const MAX_SOCKET_PATH = 107;
  *
  * It listens on a Unix socket in a directory only this OS user can enter (mode 0700), never on a
  * TCP port: PGlite accepts any user and password, so a TCP listener would let any local process
- * rewrite policy without the API. The socket directory is `DATA_DIR/run`, or a private directory
- * under the system temp dir when that path is too long for a Unix socket.
+ * rewrite policy without the API. The socket directory is `DATA_DIR/run` (the runtime passes it),
+ * or a private directory under the system temp dir when that path is too long for a Unix socket.
  */
 export class EmbeddedPostgres {
   private static readonly logger = new Logger(EmbeddedPostgres.name);
@@ -34,11 +34,11 @@ export class EmbeddedPostgres {
 
   /**
    * @param dataDirectory the PGlite data directory (`DATA_DIR/pgdata`)
-   * @param options.socketDirectory where the socket lives (default: `run/` beside the data directory)
+   * @param options.socketDirectory where the socket lives (default: `run-<name>` beside the data directory)
    */
   static async start(dataDirectory: string, options: { socketDirectory?: string } = {}): Promise<EmbeddedPostgres> {
     mkdirSync(dataDirectory, { recursive: true });
-    const { directory, temporary } = privateSocketDirectory(options.socketDirectory ?? join(dataDirectory, '..', 'run'));
+    const { directory, temporary } = privateSocketDirectory(options.socketDirectory ?? join(dirname(dataDirectory), `run-${basename(dataDirectory)}`));
     const socketPath = join(directory, SOCKET_FILE);
     await refuseIfServed(socketPath);
     const db = await PGlite.create(dataDirectory);
