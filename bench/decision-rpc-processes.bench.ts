@@ -102,6 +102,8 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
   const id = `bench_procs_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const dataDir = mkdtempSync(join(tmpdir(), `${id}-`));
   out(`\nauthz.decide vs the echo floor with each server in its own process — database ${id}, AMQP_PREFIX ${id}. (echo: ${id}_echo.), REDIS_KEY_PREFIX ${id}:`);
+  // The decision server inherits AUDIT_DURABILITY: run the bench once per mode to compare them.
+  out(`audit durability: ${process.env.AUDIT_DURABILITY ?? 'batched (the default outside NODE_ENV=production)'}`);
   let db: TestDatabase | undefined;
   let decisionServer: ChildProcess | undefined;
   let echoServer: ChildProcess | undefined;

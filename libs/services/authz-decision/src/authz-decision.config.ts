@@ -12,6 +12,12 @@ export const authzDecisionConfig = declareConfig('authz-decision', {
     default: 100000,
     min: 1,
   },
+  AUDIT_DURABILITY: {
+    type: 'string',
+    oneOf: ['strict', 'batched'],
+    group: 'authz-decision',
+    description: 'strict: a decision is answered only once its audit record is fdatasync-ed to the local journal; batched: records wait in memory for the next batch (a crash loses up to one flush interval). Unset: strict with NODE_ENV=production, else batched',
+  },
   AUDIT_SPOOL_DIR: { type: 'string', group: 'authz-decision', description: 'where unwritten audit records survive a crash (one directory per running instance); default DATA_DIR/audit-spool/<hostname>' },
 });
 

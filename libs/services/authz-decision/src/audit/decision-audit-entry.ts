@@ -143,3 +143,25 @@ export function auditInsertSql(table: string): string {
 export function auditInsertParameter(records: readonly AuditRecordText[]): string {
   return `[${records.map((r) => r.json).join(',')}]`;
 }
+
+// NUL is the character PostgreSQL text refuses; matching it is the point.
+// eslint-disable-next-line no-control-regex
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The record with every string made storable: a NUL becomes the six characters `\u0000`, a lone
+ * surrogate becomes U+FFFD. For a record PostgreSQL refused for its content: an answered decision
+ * is kept in this form rather than not at all (the edge refuses such input, so this is a last line).
+ * Undefined when escaping changes nothing (the refusal had another cause).
+ */
+export function escapedAuditRecord(record: AuditRecordText): AuditRecordText | undefined {
+  let changed = false;
+  const json = JSON.stringify(JSON.parse(record.json), (_key, value: unknown) => {
+    if (typeof value !== 'string') return value;
+    const escaped = value.replace(NUL, '\\u0000').replace(LONE_SURROGATE, '\uFFFD');
+    if (escaped !== value) changed = true;
+    return escaped;
+  });
+  return changed ? { decisionId: record.decisionId, json } : undefined;
+}

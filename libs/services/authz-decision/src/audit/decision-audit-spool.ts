@@ -14,8 +14,26 @@ export const AUDIT_REJECTED_FILE = 'decision-audit.rejected.jsonl';
  * Records PostgreSQL refuses for their content go to a second file, for an operator to look at.
  */
 export class DecisionAuditSpool {
+  private static readonly claimed = new Set<string>();
+
+  /**
+   * The spool of `directory`, or of `directory-2`, `-3`... when another writer of this process holds
+   * it (two decision instances in one process, as tests run them): a spool file belongs to one writer.
+   * `release()` gives it back.
+   */
+  static claim(directory: string): DecisionAuditSpool {
+    let claimed = directory;
+    for (let n = 2; DecisionAuditSpool.claimed.has(claimed); n++) claimed = `${directory}-${n}`;
+    DecisionAuditSpool.claimed.add(claimed);
+    return new DecisionAuditSpool(claimed);
+  }
+
   readonly spoolPath: string;
   readonly rejectedPath: string;
+
+  release(): void {
+    DecisionAuditSpool.claimed.delete(this.directory);
+  }
 
   constructor(readonly directory: string) {
     this.spoolPath = join(directory, AUDIT_SPOOL_FILE);

@@ -3,12 +3,32 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { Clock, systemClock } from '../decision/clock';
-import { auditInsertParameter, auditInsertSql, AuditRecordText, auditRecordText, DecisionAuditEntry, decisionAuditEntry, QueuedAuditEntry } from './decision-audit-entry';
+import {
+  auditInsertParameter,
+  auditInsertSql,
+  AuditRecordText,
+  auditRecordText,
+  DecisionAuditEntry,
+  decisionAuditEntry,
+  escapedAuditRecord,
+  QueuedAuditEntry,
+} from './decision-audit-entry';
 import { DecisionAuditRecord } from './decision-audit-record.entity';
+import { DecisionAuditJournal } from './decision-audit-journal';
 import { DecisionAuditSpool } from './decision-audit-spool';
 import { AuditUnavailableError } from './decision-audit.errors';
 
+/**
+ * `strict`: a decision is answered only once its record is durable on local disk (the journal, group
+ * committed with fdatasync); a crash loses no answered decision. `batched`: records wait in memory
+ * for the next batch INSERT; a crash (kill -9, power loss) loses what was answered since the last
+ * INSERT or spool write, at most about one flush interval of decisions.
+ */
+export type AuditDurability = 'strict' | 'batched';
+
 export interface DecisionAuditWriterOptions {
+  /** Default `batched`; `strict` needs `spoolDirectory` (the journal lives there). */
+  durability?: AuditDurability;
   /** Records written per flush step (one INSERT). Default 200, at most 10000. */
   batchSize?: number;
   /** How often the background flusher writes what has queued up. Default 250 ms. */
@@ -36,10 +56,14 @@ export interface DecisionAuditWriterStats {
   spooled: number;
   /** Records written since start (a replayed record already present counts too). */
   written: number;
-  /** Records PostgreSQL refused for their content (kept in the rejected file). */
+  /** Records PostgreSQL refused for their content even escaped (kept in the rejected file). */
   rejected: number;
+  /** Records stored with NUL / lone surrogates escaped after PostgreSQL refused them as they were. */
+  escaped: number;
   consecutiveFailures: number;
   lastError?: string;
+  /** Strict durability: journal writes (each one fdatasync) so far. */
+  journalCommits?: number;
 }
 
 export interface AuditCloseResult {
@@ -105,13 +129,17 @@ export class DecisionAuditWriter {
   private readonly retryMaxDelayMs: number;
   private readonly closeTimeoutMs: number;
   private readonly spool?: DecisionAuditSpool;
+  private readonly journal?: DecisionAuditJournal;
   private readonly clock: Clock;
 
   private pending: Pending[] = [];
   private inFlight = 0;
+  /** Strict durability: records waiting for their journal write. */
+  private journaling = 0;
   private spooledOutstanding = 0;
   private written = 0;
   private rejectedCount = 0;
+  private escapedCount = 0;
   private readonly rejectedKept: AuditRecordText[] = [];
   private failures = 0;
   private lastError?: string;
@@ -139,7 +167,16 @@ export class DecisionAuditWriter {
     this.retryMaxDelayMs = positive('retryMaxDelayMs', options.retryMaxDelayMs ?? 10_000);
     this.closeTimeoutMs = Math.max(0, options.closeTimeoutMs ?? 10_000);
     this.clock = options.clock ?? systemClock;
-    if (options.spoolDirectory) this.spool = new DecisionAuditSpool(options.spoolDirectory);
+    if (options.spoolDirectory) this.spool = DecisionAuditSpool.claim(options.spoolDirectory);
+    if (options.durability === 'strict') {
+      if (!this.spool) throw new RangeError('strict audit durability needs a spool directory for its journal');
+      this.journal = new DecisionAuditJournal(this.spool.spoolPath);
+    }
+  }
+
+  /** Whether `record` answers with a promise to await before replying (strict durability). */
+  get strict(): boolean {
+    return this.journal !== undefined;
   }
 
   /** Replays the spool file left by an earlier process, then starts the background flusher. */
@@ -149,17 +186,22 @@ export class DecisionAuditWriter {
     if (this.spool) this.replay(this.spool);
     this.timer = setInterval(() => this.tick(), this.flushIntervalMs);
     this.timer.unref();
+    // What a crashed process left is written now, not a flush interval later.
+    if (this.pending.length > 0) setImmediate(() => this.tick());
   }
 
   /**
-   * Enqueues the audit record of one decision. Synchronous and cheap: no I/O.
+   * Enqueues the audit record of one decision. Batched durability: synchronous and cheap, no I/O,
+   * returns undefined. Strict durability: returns a promise that resolves once the record is on
+   * local disk (the decision may be answered then) and rejects with `AuditUnavailableError` when
+   * the journal cannot be written (the record is then not kept: the decision must fail closed).
    * @throws AuditUnavailableError when the backlog is at its bound or the writer is closed.
    * @throws TypeError for an entry PostgreSQL could never take (decisionId not a UUID, invalid date).
    */
-  record(entry: DecisionAuditEntry): void;
+  record(entry: DecisionAuditEntry): Promise<void> | undefined;
   /** The same for an answered decision: `decidedAt` is now, the correlation id the request's. */
-  record(request: DecisionRequest, result: DecisionResult, latencyMs: number): void;
-  record(entryOrRequest: DecisionAuditEntry | DecisionRequest, result?: DecisionResult, latencyMs?: number): void {
+  record(request: DecisionRequest, result: DecisionResult, latencyMs: number): Promise<void> | undefined;
+  record(entryOrRequest: DecisionAuditEntry | DecisionRequest, result?: DecisionResult, latencyMs?: number): Promise<void> | undefined {
     if (this.closed) throw new AuditUnavailableError('the audit writer is closed');
     const backlog = this.backlog();
     if (backlog >= this.maxBacklog) {
@@ -171,7 +213,31 @@ export class DecisionAuditWriter {
       result === undefined
         ? (entryOrRequest as DecisionAuditEntry)
         : decisionAuditEntry(entryOrRequest as DecisionRequest, result, { decidedAt: this.clock(), latencyMs: latencyMs ?? Number.NaN });
-    this.pending.push({ record: auditRecordText(entry), spooled: false });
+    const record = auditRecordText(entry);
+    if (this.journal) return this.journaled(this.journal, record);
+    this.enqueue({ record, spooled: false });
+    return undefined;
+  }
+
+  /** Strict durability: on disk first, then queued for the database like any spooled record. */
+  private async journaled(journal: DecisionAuditJournal, record: AuditRecordText): Promise<void> {
+    // Counted before the append, so a truncation queued meanwhile sees it outstanding and keeps the file.
+    this.spooledOutstanding++;
+    this.journaling++;
+    try {
+      await journal.append(record.json);
+    } catch (error) {
+      this.spooledOutstanding--;
+      this.logger.error(`Audit journal ${journal.path} cannot be written, failing decisions closed: ${messageOf(error)}`);
+      throw new AuditUnavailableError('the audit journal cannot be written');
+    } finally {
+      this.journaling--;
+    }
+    this.enqueue({ record, spooled: true });
+  }
+
+  private enqueue(pending: Pending): void {
+    this.pending.push(pending);
     if (this.pending.length >= this.batchSize && this.started && !this.kick) {
       this.kick = setImmediate(() => {
         this.kick = undefined;
@@ -187,7 +253,7 @@ export class DecisionAuditWriter {
 
   /** Records not yet in the database (the metric behind `canAccept`). */
   backlog(): number {
-    return this.pending.length + this.inFlight;
+    return this.pending.length + this.inFlight + this.journaling;
   }
 
   stats(): DecisionAuditWriterStats {
@@ -196,8 +262,10 @@ export class DecisionAuditWriter {
       spooled: this.spooledOutstanding,
       written: this.written,
       rejected: this.rejectedCount,
+      escaped: this.escapedCount,
       consecutiveFailures: this.failures,
       ...(this.lastError !== undefined ? { lastError: this.lastError } : {}),
+      ...(this.journal ? { journalCommits: this.journal.commits } : {}),
     };
   }
 
@@ -300,7 +368,7 @@ export class DecisionAuditWriter {
     } catch (error) {
       const state = sqlState(error);
       if (state === undefined || !CONTENT_ERROR_CLASSES.includes(state.slice(0, 2))) throw error;
-      if (rows.length === 1) return this.reject(rows[0], `${state} ${messageOf(error)}`);
+      if (rows.length === 1) return this.storeEscapedOrReject(rows[0], `${state} ${messageOf(error)}`);
       const half = Math.ceil(rows.length / 2);
       await this.write(rows.slice(0, half));
       await this.write(rows.slice(half));
@@ -319,6 +387,26 @@ export class DecisionAuditWriter {
       this.insertSql = auditInsertSql(schema ? `${quote(schema)}.${quote(tableName)}` : quote(tableName));
     }
     return this.insertSql;
+  }
+
+  /**
+   * A single row refused for its content: an answered decision is stored in escaped form (see
+   * `escapedAuditRecord`) rather than dropped; only if that is refused too is it set aside.
+   */
+  private async storeEscapedOrReject(pending: Pending, reason: string): Promise<void> {
+    const escaped = escapedAuditRecord(pending.record);
+    if (escaped) {
+      try {
+        await this.insert([escaped]);
+        this.escapedCount++;
+        this.logger.error(`Audit record ${pending.record.decisionId} stored with its unstorable characters escaped (${reason})`);
+        return;
+      } catch (error) {
+        const state = sqlState(error);
+        if (state === undefined || !CONTENT_ERROR_CLASSES.includes(state.slice(0, 2))) throw error;
+      }
+    }
+    this.reject(pending, reason);
   }
 
   private reject(pending: Pending, reason: string): void {
@@ -340,7 +428,11 @@ export class DecisionAuditWriter {
     const spooled = done.filter((p) => p.spooled).length;
     if (spooled === 0) return;
     this.spooledOutstanding -= spooled;
-    if (this.spooledOutstanding === 0) this.spool?.clear();
+    if (this.spooledOutstanding > 0) return;
+    // The journal's file is also written asynchronously: it is emptied in its turn, and only if no
+    // record was journaled since.
+    if (this.journal) void this.journal.truncateIf(() => this.spooledOutstanding === 0).catch(() => undefined);
+    else this.spool?.clear();
   }
 
   private recovered(): void {
@@ -400,6 +492,8 @@ export class DecisionAuditWriter {
       }
     }
     await this.serialize(async () => this.spoolWaiting());
+    await this.journal?.close();
+    this.spool?.release();
     const remaining = this.backlog();
     const spooled = this.pending.filter((p) => p.spooled).length;
     if (remaining > 0 && spooled === remaining) {

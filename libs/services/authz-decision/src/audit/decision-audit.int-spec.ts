@@ -387,10 +387,22 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(w.stats()).toEqual(expect.objectContaining({ rejected: 0, backlog: 0 }));
     });
 
-    it('sets aside a record PostgreSQL refuses for its content, and writes the rest of its batch', async () => {
+    it('stores an answered decision whose text PostgreSQL cannot hold (NUL, lone surrogate) escaped, never drops it', async () => {
+      const w = writer({ batchSize: 100 });
+      const nul = entry({ subject: 'nul\u0000byte', resourceId: 'half\ud800' });
+      const good = Array.from({ length: 4 }, () => entry());
+      for (const e of [good[0], nul, ...good.slice(1)]) w.record(e);
+      await w.flush();
+      expect((await rowIds()).sort()).toEqual([...good, nul].map((e) => e.decisionId).sort());
+      const [row] = await ds.query(`SELECT subject, resource_id FROM ${TABLE} WHERE decision_id = $1`, [nul.decisionId]);
+      expect(row).toEqual({ subject: 'nul\\u0000byte', resource_id: 'half\ufffd' });
+      expect(w.stats()).toEqual(expect.objectContaining({ written: 5, rejected: 0, escaped: 1 }));
+    });
+
+    it('sets aside a record PostgreSQL refuses for its content even escaped, and writes the rest of its batch', async () => {
       const spoolDirectory = tempDir('lp-audit-');
       const w = writer({ spoolDirectory, batchSize: 100 });
-      const poison = entry({ subject: 'nul\u0000byte' });
+      const poison = entry({ subject: null as never }); // NOT NULL: no escaping can store it
       const good = Array.from({ length: 9 }, () => entry());
       for (const e of [...good.slice(0, 4), poison, ...good.slice(4)]) w.record(e);
 
@@ -401,7 +413,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(w.stats()).toEqual(expect.objectContaining({ written: 9, rejected: 1 }));
       expect(w.rejected().map((e) => e.decisionId)).toEqual([poison.decisionId]);
       const kept = readFileSync(join(spoolDirectory, AUDIT_REJECTED_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(kept).toEqual([expect.objectContaining({ reason: expect.stringMatching(/^22/), entry: expect.objectContaining({ decisionId: poison.decisionId }) })]);
+      expect(kept).toEqual([expect.objectContaining({ reason: expect.stringMatching(/^23/), entry: expect.objectContaining({ decisionId: poison.decisionId }) })]);
     });
 
     it('refuses records while the backlog is at its bound, and takes them again once it drains', async () => {
@@ -592,6 +604,50 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const attempt = query.query({ tenantId: 't1', pageIndex: 0, pageSize: 10, ...bad });
       await expect(attempt).rejects.toThrow(ValidationError);
       await expect(attempt).rejects.toEqual(expect.objectContaining({ errors: expect.objectContaining({ [field]: expect.any(Array) }) }));
+    });
+  });
+
+  describe('strict durability (AUDIT_DURABILITY=strict)', () => {
+    it('answers only once the record is in the journal, writes it to the table, then empties the journal', async () => {
+      const spoolDirectory = tempDir('lp-audit-strict-');
+      const w = writer({ durability: 'strict', spoolDirectory, flushIntervalMs: 60_000 });
+      await w.start();
+      const e = entry();
+      const durable = w.record(e);
+      expect(durable).toBeInstanceOf(Promise);
+      await durable;
+      const journal = join(spoolDirectory, AUDIT_SPOOL_FILE);
+      expect(readFileSync(journal, 'utf8')).toContain(e.decisionId);
+      expect(await rowIds()).toEqual([]); // the flush interval has not come: on disk, not yet in the table
+      await w.flush();
+      expect(await rowIds()).toEqual([e.decisionId]);
+      await waitUntil(() => readFileSync(journal, 'utf8') === '');
+    });
+
+    it('group-commits: 500 concurrent records take far fewer fdatasyncs than records', async () => {
+      const w = writer({ durability: 'strict', spoolDirectory: tempDir('lp-audit-group-'), flushIntervalMs: 60_000 });
+      await w.start();
+      await Promise.all(Array.from({ length: 500 }, () => w.record(entry())));
+      const commits = w.stats().journalCommits ?? 0;
+      expect(commits).toBeGreaterThan(0);
+      expect(commits).toBeLessThan(50);
+      await w.flush();
+      expect((await rowIds()).length).toBe(500);
+    });
+
+    it('refuses (fails closed) when the journal cannot be written, and keeps nothing of that record', async () => {
+      const spoolDirectory = join(tempDir('lp-audit-blocked-'), 'spool');
+      const w = writer({ durability: 'strict', spoolDirectory, flushIntervalMs: 60_000 });
+      await w.start();
+      // The disk goes away under the running writer: its directory is now a plain file.
+      rmSync(spoolDirectory, { recursive: true, force: true });
+      appendFileSync(spoolDirectory, 'x');
+      await expect(w.record(entry())).rejects.toBeInstanceOf(AuditUnavailableError);
+      expect(w.backlog()).toBe(0);
+    });
+
+    it('needs a spool directory for its journal', () => {
+      expect(() => new DecisionAuditWriter(ds, { durability: 'strict' })).toThrow(/spool directory/);
     });
   });
 });

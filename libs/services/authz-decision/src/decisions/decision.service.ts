@@ -41,7 +41,9 @@ export class DecisionService {
     const result = await this.withRevisionSnapshot(valid, () => this.decideWithCaches(valid));
 
     try {
-      this.audit.record(valid, result, performance.now() - started);
+      // Strict durability: the answer leaves only once its record is on disk.
+      const durable = this.audit.record(valid, result, performance.now() - started);
+      if (durable) await durable;
     } catch (error) {
       if (error instanceof AuditUnavailableError) return this.auditUnavailable(valid);
       throw error;
@@ -87,7 +89,8 @@ export class DecisionService {
   async explain(request: DecisionRequest): Promise<DecisionExplanation> {
     const started = performance.now();
     const explanation = await this.engine.explain(request);
-    this.audit.record(explanation.request, explanation.decision, performance.now() - started);
+    const durable = this.audit.record(explanation.request, explanation.decision, performance.now() - started);
+    if (durable) await durable;
     return explanation;
   }
 

@@ -53,10 +53,11 @@ const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
       inject: [DataSource, authzDecisionConfig.token, platformConfig.token],
       useFactory: (ds: DataSource, config: AuthzDecisionConfig, platform: PlatformConfig) =>
         new DecisionAuditWriter(ds, {
+          durability: config.AUDIT_DURABILITY ?? (platform.NODE_ENV === 'production' ? 'strict' : 'batched'),
           batchSize: config.AUDIT_BATCH_SIZE,
           flushIntervalMs: config.AUDIT_FLUSH_INTERVAL_MS,
           maxBacklog: config.AUDIT_BACKLOG_LIMIT,
-          // Per host by default: a spool file must belong to one running instance.
+          // Per host by default: stable across restarts, so the next start replays it.
           spoolDirectory: config.AUDIT_SPOOL_DIR ?? join(platform.DATA_DIR, 'audit-spool', hostname()),
         }),
     },
@@ -66,3 +67,4 @@ const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
   ],
 })
 export class DecisionsModule {}
+
