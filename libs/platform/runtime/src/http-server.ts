@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
@@ -27,9 +27,46 @@ function answerClientError(error: NodeJS.ErrnoException & { code?: string }, soc
   );
 }
 
+export interface PlatformHttpServer extends Server {
+  /**
+   * Graceful stop: refuses new connections; closes idle keep-alive connections at once; lets the
+   * requests in flight finish, each answered with `Connection: close`; answers a request that
+   * still arrives on an open connection with 503 and `Connection: close`; after `boundMs`, closes
+   * whatever is left. Resolves once every connection is closed.
+   */
+  drain(boundMs: number): Promise<void>;
+}
+
 /** The HTTP server every service (and the standalone process) listens with. */
-export function createHttpServer(handler: RequestListener): Server {
-  const server = createServer(handler);
+export function createHttpServer(handler: RequestListener): PlatformHttpServer {
+  let draining = false;
+  const inFlight = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    if (draining) return refuseWhileDraining(res);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    handler(req, res);
+  }) as PlatformHttpServer;
   server.on('clientError', answerClientError);
+  server.drain = async (boundMs: number) => {
+    draining = true;
+    for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => server.closeAllConnections(), boundMs);
+    try {
+      await closed;
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
   return server;
+}
+
+function refuseWhileDraining(res: ServerResponse): void {
+  const correlationId = randomUUID();
+  res.shouldKeepAlive = false;
+  const body = JSON.stringify(problem(503, 'ServiceUnavailable', 'This instance is shutting down; retry on another.', { correlationId }));
+  res.writeHead(503, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'Retry-After': '1', 'X-Correlation-Id': correlationId });
+  res.end(body);
 }

@@ -8,6 +8,7 @@ export const platformConfig = declareConfig('platform', {
   NODE_ENV: { type: 'string', group: 'runtime', description: 'production refuses to start without explicit JWT settings', default: 'development' },
   PORT: { type: 'int', group: 'runtime', description: 'HTTP port', default: 3000, min: 0, max: 65535 },
   HOST: { type: 'string', group: 'runtime', description: 'HTTP bind address', default: '127.0.0.1' },
+  SHUTDOWN_DRAIN_MS: { type: 'int', group: 'runtime', description: 'on SIGTERM, how long requests in flight may finish before their connections are closed', default: 10000, min: 0 },
   DATA_DIR: { type: 'string', group: 'runtime', description: 'embedded database and generated signing secret', default: './.data' },
   LOG_LEVEL: {
     type: 'string',

@@ -17,7 +17,7 @@ export async function runService(service: ServiceDefinition): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : runtime.config.PORT;
     installShutdown(logger, async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.drain(runtime.config.SHUTDOWN_DRAIN_MS);
       await hosted.app.close();
       await runtime.close();
     });

@@ -84,7 +84,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     const port = typeof address === 'object' && address ? address.port : runtime.config.PORT;
 
     installShutdown(logger, async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.drain(runtime.config.SHUTDOWN_DRAIN_MS);
       // Reverse order: callers stop before the services they call.
       for (const { app } of [...apps].reverse()) await app.close();
       await runtime.close();

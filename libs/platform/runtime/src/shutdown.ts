@@ -10,8 +10,12 @@ export function installShutdown(logger: Logger, stop: () => Promise<void>): void
     if (stopping) process.exit(1);
     stopping = true;
     logger.log(`${signal}: shutting down`);
+    const started = Date.now();
     stop()
-      .then(() => process.exit(0))
+      .then(() => {
+        logger.log(`stopped in ${Date.now() - started} ms`);
+        process.exit(0);
+      })
       .catch((error: unknown) => {
         logger.error(`shutdown failed: ${String(error)}`);
         process.exit(1);
