@@ -3,10 +3,15 @@
  * (127.0.0.1 defaults, overridable by DATABASE_URL, AMQP_URL, REDIS_URL). Ports start at PORT
  * (default 3000) in the standalone's order. Tokens from `npm run -s token` work: the fleet is given the
  * same signing secret (JWT_SECRET, or the one kept under DATA_DIR).
+ *
+ * A supervisor, as Kubernetes is in production: a service that exits is restarted with backoff and
+ * the others keep running; Ctrl-C or SIGTERM stops them all. Type `restart <service>` (or
+ * `restart all`) and Enter to restart one by hand, `status` to see the port map again.
  */
-import { ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { ensureSigningSecret, platformConfig } from '@lp/platform/runtime';
+import { createInterface } from 'node:readline';
+import { ensureSigningSecret, FleetSupervisor, platformConfig } from '@lp/platform/runtime';
 import { standaloneServices } from '../apps/standalone/src/services';
 
 // The same list the standalone hosts: a service added there joins the fleet too (apps/<name>/src/main.ts).
@@ -20,21 +25,38 @@ const env: NodeJS.ProcessEnv = {
   REDIS_URL: config.REDIS_URL ?? 'redis://127.0.0.1:6379',
   JWT_SECRET: config.JWT_JWKS_URI ? undefined : (config.JWT_SECRET ?? ensureSigningSecret(resolve(config.DATA_DIR))),
 };
+const portOf = (index: number) => config.PORT + index;
 
-const children: ChildProcess[] = services.map((service, index) =>
-  spawn(process.execPath, [resolve(root, 'tools/run.mjs'), `apps/${service}/src/main.ts`], {
-    stdio: 'inherit',
-    env: { ...env, PORT: String(config.PORT + index) },
-  }),
+const supervisor = new FleetSupervisor(
+  services.map((service, index) => ({
+    name: service,
+    spawn: () =>
+      spawn(process.execPath, [resolve(root, 'tools/run.mjs'), `apps/${service}/src/main.ts`], {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...env, PORT: String(portOf(index)) },
+      }),
+  })),
 );
 
+const portMap = () => services.map((service, index) => `  ${service.padEnd(20)} http://127.0.0.1:${portOf(index)}`).join('\n');
+process.stdout.write(`[fleet] starting ${services.length} services:\n${portMap()}\n[fleet] commands: restart <service>|all, status\n`);
+supervisor.start();
+
+const commands = createInterface({ input: process.stdin });
+commands.on('line', (line) => {
+  const [command, target] = line.trim().split(/\s+/);
+  if (command === 'status') process.stdout.write(`${portMap()}\n`);
+  else if (command === 'restart' && target === 'all') services.forEach((s) => supervisor.restart(s));
+  else if (command === 'restart' && target && supervisor.restart(target)) return;
+  else if (command) process.stdout.write(`[fleet] unknown command "${line.trim()}"; try: restart <${services.join('|')}|all>, status\n`);
+});
+
 let stopping = false;
-function stopAll(code: number): void {
-  if (stopping) return;
+const stopAll = () => {
+  if (stopping) process.exit(1); // a second Ctrl-C does not wait
   stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 10_000).unref();
-}
-for (const child of children) child.on('exit', (code) => (stopping ? undefined : stopAll(code ?? 1)));
-process.on('SIGINT', () => stopAll(0));
-process.on('SIGTERM', () => stopAll(0));
+  commands.close();
+  void supervisor.stop().then(() => process.exit(0));
+};
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);

@@ -11,3 +11,4 @@ export * from './health.controller';
 export * from './metrics.controller';
 export * from './infrastructure.module';
 export * from './http-server';
+export * from './fleet-supervisor';
