@@ -44,6 +44,7 @@ export class HealthController {
   @Get('ready')
   @HealthCheck()
   async ready() {
+    const degraded: string[] = [];
     try {
       const ready = await this.health.check(
       this.checks.map((c) => async (): Promise<HealthIndicatorResult> => {
@@ -53,23 +54,28 @@ export class HealthController {
           return indicator.up();
         } catch (error) {
           // The message names the dependency state only; no connection strings reach the client.
-          return indicator.down({ message: error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'down' });
+          const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'down';
+          if (c.critical === false) {
+            degraded.push(c.name);
+            return indicator.up({ degraded: true, message });
+          }
+          return indicator.down({ message });
         }
       }),
       );
-      this.report([]);
+      this.report([], degraded);
       return ready;
     } catch (error) {
       // Terminus throws a 503 with its result; surface it as a problem naming what is down.
       const result = (error as { response?: { error?: Record<string, { message?: string }> } }).response;
       const down = Object.fromEntries(Object.entries(result?.error ?? {}).map(([name, v]) => [name, [v.message ?? 'down']]));
-      this.report(Object.keys(down));
+      this.report(Object.keys(down), degraded);
       throw new DomainError('ServiceUnavailable', 503, `Not ready: ${Object.keys(down).join(', ') || 'unknown'} unavailable.`, down);
     }
   }
 
-  private report(down: string[]): void {
-    const line = this.transitions.observe(down);
+  private report(down: string[], degraded: string[]): void {
+    const line = this.transitions.observe(down, degraded);
     if (line) this.logger.log(line);
   }
 }

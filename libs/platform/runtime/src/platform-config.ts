@@ -24,6 +24,7 @@ export const platformConfig = declareConfig('platform', {
   RPC_TIMEOUT_MS: { type: 'int', group: 'messaging', description: 'default RPC call timeout', default: 5000, min: 50 },
   AUTHZ_DECISION_TIMEOUT_MS: { type: 'int', group: 'messaging', description: 'guard wait for a decision before failing closed', default: 3000, min: 50 },
   REDIS_URL: { type: 'url', group: 'cache', description: 'Redis; unset = in-process LRU', sensitive: true },
+  REDIS_COMMAND_TIMEOUT_MS: { type: 'int', group: 'cache', description: 'longest one Redis call may take before the caller falls back to the source of truth; 3 failures in a row make calls fail fast for 1 s', default: 100, min: 5 },
   REDIS_KEY_PREFIX: { type: 'string', group: 'cache', description: 'prefix of every Redis key', default: 'lp:' },
   JWT_SECRET: { type: 'string', group: 'identity', description: 'HS256 signing secret; unset in development = generated under DATA_DIR', sensitive: true, minLength: 32 },
   JWT_ISSUER: { type: 'string', group: 'identity', description: 'expected iss', default: 'legal-platform' },

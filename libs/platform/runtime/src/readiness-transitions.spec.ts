@@ -16,4 +16,12 @@ describe('ReadinessTransitions', () => {
   it('reports a first probe that fails', () => {
     expect(new ReadinessTransitions().observe(['cache'])).toBe('not ready: cache unavailable');
   });
+
+  it('tells a degraded dependency apart from a down one', () => {
+    const t = new ReadinessTransitions();
+    expect(t.observe([], ['cache'])).toBe('ready, degraded: cache unavailable (served without it)');
+    expect(t.observe([], ['cache'])).toBeUndefined();
+    expect(t.observe(['database'], ['cache'])).toBe('not ready: database unavailable');
+    expect(t.observe([], [])).toBe('ready again: every dependency answers');
+  });
 });

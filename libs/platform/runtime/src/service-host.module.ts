@@ -94,7 +94,8 @@ export class ServiceHostModule implements NestModule {
           useFactory: (dataSource: DataSource, bus: EventBus, cache: KeyValueCache): ReadinessCheck[] => [
             { name: 'database', check: async () => void (await dataSource.query('SELECT 1')) },
             { name: 'broker', check: () => bus.ping() },
-            { name: 'cache', check: () => cache.ping() },
+            // Serving without the cache is slower, not wrong: a cache outage degrades, it does not unready.
+            { name: 'cache', check: () => cache.ping(), critical: false },
           ],
         },
         { provide: APP_FILTER, useClass: ProblemDetailsFilter },

@@ -12,6 +12,8 @@ export interface CacheAdaptersOptions {
   keyPrefix: string;
   /** In-memory profile: most cache entries kept. */
   maxEntries?: number;
+  /** Redis: longest one call may take (see `RedisAdapterOptions.commandTimeoutMs`). */
+  commandTimeoutMs?: number;
 }
 
 export interface CacheAdapters {
@@ -24,7 +26,7 @@ export interface CacheAdapters {
 /** Picks the cache adapters for the runtime profile (ARCHITECTURE.md, Runtime profiles). */
 export function createCacheAdapters(options: CacheAdaptersOptions): CacheAdapters {
   if (options.redisUrl?.trim()) {
-    const redis = { url: options.redisUrl.trim(), keyPrefix: options.keyPrefix };
+    const redis = { url: options.redisUrl.trim(), keyPrefix: options.keyPrefix, commandTimeoutMs: options.commandTimeoutMs };
     const cache = new RedisKeyValueCache(redis);
     const revisions = new RedisRevisionCounters(redis);
     return {

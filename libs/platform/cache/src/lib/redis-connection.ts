@@ -1,14 +1,22 @@
 import type { Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { CacheUnavailableError } from './cache-unavailable.error';
+import { CircuitBreaker, CircuitOpenError } from './circuit-breaker';
 
 export interface RedisAdapterOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
   url: string;
   /** Every key the adapter writes starts with `${keyPrefix}:` (one colon even if the prefix ends with one), so services and test runs never collide. */
   keyPrefix: string;
-  /** Longest any one call may take, queued or sent, before it rejects. Default 1000 ms. */
+  /**
+   * Longest any one call may take, queued or sent, before it rejects. Default 100 ms: Redis is a
+   * cache here, and every caller has the source of truth to fall back on, so a slow answer is worth
+   * less than an immediate miss.
+   */
   commandTimeoutMs?: number;
+  /** Failures in a row that make calls fail fast (without waiting for Redis) for `breakerOpenMs`. Default 3 / 1000 ms. */
+  breakerFailureThreshold?: number;
+  breakerOpenMs?: number;
   /** Longest a connection attempt may take before it counts as failed and is retried. Default 2000 ms. */
   connectTimeoutMs?: number;
 }
@@ -25,12 +33,16 @@ export interface RedisAdapterOptions {
  *   fail its first requests for nothing; `maxRetriesPerRequest: 1` flushes them with an error
  *   after two failed attempts, and `commandTimeout` bounds every call, also one sent to a server
  *   that accepts connections but never answers.
+ * - A circuit breaker: after a few failures in a row (timeouts of a stalled server included),
+ *   calls fail at once for a second, then one probe call tries again. During a stall (`CLIENT
+ *   PAUSE`, a saturated server) only a handful of calls wait out the timeout.
  */
 export class RedisConnection {
   readonly client: Redis;
   private down = false;
   private closing = false;
   private lastError = 'connection closed';
+  private readonly breaker: CircuitBreaker;
 
   /**
    * @param clientKeyPrefix ioredis' own `keyPrefix`, for a client whose commands are written by a
@@ -42,7 +54,7 @@ export class RedisConnection {
       ...(clientKeyPrefix !== undefined ? { keyPrefix: clientKeyPrefix } : {}),
       maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
+      commandTimeout: options.commandTimeoutMs ?? 100,
       connectTimeout: options.connectTimeoutMs ?? 2000,
       // ioredis keeps a timer this long after disconnect() even when the socket is already gone,
       // which would hold the process (and Jest) open after close().
@@ -58,6 +70,14 @@ export class RedisConnection {
       this.down = true;
       logger.warn(`Redis unavailable, calls fail until it is back: ${this.lastError}`);
     });
+    this.breaker = new CircuitBreaker({
+      failureThreshold: options.breakerFailureThreshold ?? 3,
+      openMs: options.breakerOpenMs ?? 1000,
+      onChange: (state, reason) =>
+        state === 'open'
+          ? logger.warn(`Redis too slow or failing (${reason}): calls fail fast, callers use their fallback, until a probe succeeds`)
+          : logger.log('Redis answers in time again'),
+    });
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
@@ -68,7 +88,12 @@ export class RedisConnection {
   /** Runs a call on the client, or fails at once while the connection is down. */
   async run<T>(call: (client: Redis) => Promise<T>): Promise<T> {
     if (this.down) throw new CacheUnavailableError(`Redis: ${this.lastError}`);
-    return call(this.client);
+    try {
+      return await this.breaker.run(() => call(this.client));
+    } catch (error) {
+      if (error instanceof CircuitOpenError) throw new CacheUnavailableError(`Redis: ${error.message}`);
+      throw error;
+    }
   }
 
   /** Quits politely when connected; otherwise drops the socket and stops reconnecting at once. */

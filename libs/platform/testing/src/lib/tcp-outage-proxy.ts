@@ -2,12 +2,16 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 
 /**
  * Forwards TCP to a real server and can cut and restore the path on the same port, to play a broker
- * outage (connections drop, new ones are refused) without touching the shared server.
+ * outage (connections drop, new ones are refused) without touching the shared server; or stall it
+ * (connections stay open, nothing is forwarded until `resume()`), to play a server that stopped
+ * answering (Redis `CLIENT PAUSE`, a saturated server) for this test's connections only.
  */
 export class TcpOutageProxy {
   private server?: Server;
   private readonly sockets = new Set<Socket>();
   private port = 0;
+  private stalled = false;
+  private readonly held: Array<() => void> = [];
 
   constructor(private readonly target: { host: string; port: number }) {}
 
@@ -27,11 +31,25 @@ export class TcpOutageProxy {
           upstream.destroy();
         });
       }
-      client.pipe(upstream).pipe(client);
+      const forward = (from: Socket, to: Socket) =>
+        from.on('data', (chunk: Buffer) => (this.stalled ? this.held.push(() => to.write(chunk)) : to.write(chunk)));
+      forward(client, upstream);
+      forward(upstream, client);
     });
     await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
     this.port = (server.address() as { port: number }).port;
     this.server = server;
+  }
+
+  /** Holds every byte in both directions until `resume()`; connections stay open. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /** Delivers what was held, in order, and forwards again. */
+  resume(): void {
+    this.stalled = false;
+    for (const deliver of this.held.splice(0)) deliver();
   }
 
   /** Drops every open connection and refuses new ones until start() again. */
