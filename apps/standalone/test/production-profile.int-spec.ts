@@ -92,5 +92,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     const doc = await request(policy.http).get('/openapi/policy-management.json').expect(200);
     expect(doc.body.paths['/api/authorization/roles'].get).toBeDefined();
     expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // Each service has its own explorer at /docs over its own document.
+    for (const app of apps) {
+      const page = await request(app.http).get('/docs').expect(200);
+      expect(page.text).toContain(`/openapi/${app.definition.name}.json`);
+      await request(app.http).get('/docs/assets/swagger-ui.css').expect(200);
+    }
   });
 });

@@ -120,6 +120,14 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect((await fetch(`${first!.baseUrl}/openapi/authz-decision.json`)).status).toBe(200);
     const metrics = await (await fetch(`${first!.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/http_request_duration_seconds_bucket\{[^}]*service="policy-management"/);
+    // The API explorer: every service's document in one Swagger UI, its assets served locally.
+    const explorer = await fetch(`${first!.baseUrl}/docs`);
+    expect(explorer.status).toBe(200);
+    const page = await explorer.text();
+    expect(page).toContain('/openapi/policy-management.json');
+    expect(page).toContain('/openapi/authz-decision.json');
+    expect((await fetch(`${first!.baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
+    expect((await fetch(`${first!.baseUrl}/docs/assets/nothing-here.js`)).status).toBe(404);
     const missing = await fetch(`${first!.baseUrl}/nowhere`);
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { code: string }).code).toBe('NotFound');

@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { signAccessToken } from '@lp/platform/auth';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
 import { CorrelationContext, metricsRegistry } from '@lp/platform/observability';
+import { apiExplorerApp } from './api-explorer';
 import { HealthController } from './health.controller';
 import { PathDispatcher } from './path-dispatcher';
 import { startPlatformRuntime } from './platform-runtime';
@@ -57,8 +58,12 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
       })),
     );
 
+    const explorer = apiExplorerApp(apps.map(({ definition }) => ({ name: definition.name, url: openApiPath(definition) })));
     const own = async (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0];
+      if (req.method === 'GET' && (path === '/docs' || path.startsWith('/docs/'))) {
+        return explorer(req, res);
+      }
       if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
       if (req.method === 'GET' && path === '/health/ready') {
         const { ready, services: detail } = await readiness(apps);

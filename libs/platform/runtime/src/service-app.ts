@@ -6,6 +6,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger as PinoLogger } from 'nestjs-pino';
 import { CorrelationMiddleware } from '@lp/platform/observability';
+import { apiExplorer } from './api-explorer';
 import { rpcServerOptions } from './infrastructure.module';
 import { applyRpcEnhancers } from './rpc-enhancers';
 import { PlatformRuntime } from './platform-runtime';
@@ -71,6 +72,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
   http.get(openApiPath(service), (_req, res) => {
     res.json(openApi);
   });
+  http.use(apiExplorer([{ name: service.name, url: openApiPath(service) }]));
 
   await app.startAllMicroservices();
   await app.init();
