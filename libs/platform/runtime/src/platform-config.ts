@@ -10,6 +10,7 @@ export const platformConfig = declareConfig('platform', {
   HOST: { type: 'string', group: 'runtime', description: 'HTTP bind address', default: '127.0.0.1' },
   SHUTDOWN_DRAIN_MS: { type: 'int', group: 'runtime', description: 'on SIGTERM, how long requests in flight may finish before their connections are closed', default: 10000, min: 0 },
   DATA_DIR: { type: 'string', group: 'runtime', description: 'embedded database and generated signing secret', default: './.data' },
+  LOG_FORMAT: { type: 'string', oneOf: ['json', 'pretty'], group: 'observability', description: 'json (one object per line, for collectors) or pretty (readable); unset: pretty on the embedded database, json otherwise' },
   LOG_LEVEL: {
     type: 'string',
     group: 'runtime',

@@ -95,7 +95,19 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
       await runtime.close();
     });
 
-    process.stdout.write(`ready: http://127.0.0.1:${port}\n`);
+    const base = `http://127.0.0.1:${port}`;
+    const profile = [
+      runtime.database.embedded ? 'embedded PostgreSQL (PGlite)' : 'PostgreSQL',
+      runtime.messaging.kind === 'rabbitmq' ? 'RabbitMQ' : 'in-process broker',
+      runtime.cache.redisUrl ? 'Redis' : 'in-memory cache',
+    ].join(', ');
+    process.stdout.write(
+      `ready: ${base}\n` +
+        `  API explorer  ${base}/docs\n` +
+        `  services      ${apps.map((a) => a.definition.name).join(', ')}\n` +
+        `  profile       ${profile}\n` +
+        `  data          ${runtime.dataDir}\n`,
+    );
     if (runtime.signingSecret) {
       const token = signAccessToken(
         { sub: ADMIN_SUBJECT, tenantId: DEFAULT_TENANT, ttlSeconds: ADMIN_TOKEN_TTL_SECONDS },

@@ -52,7 +52,7 @@ export class ServiceHostModule implements NestModule {
       module: ServiceHostModule,
       imports: [
         // nestjs-pino keeps one root logger per process, so the label is the process, not the app.
-        LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL)),
+        LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL, config.LOG_FORMAT ?? (runtime.database.embedded ? 'pretty' : 'json'))),
         ConfigModule.forRoot(platformConfig, config),
         AuthModule.forRoot(runtime.jwt),
         ThrottlerModule.forRootAsync({

@@ -1,16 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import { Params } from 'nestjs-pino';
+import pretty from 'pino-pretty';
 import { correlationIdOf } from './correlation.middleware';
 import { PROBE_PATHS } from './readiness';
 
 /**
  * nestjs-pino settings: JSON lines with the service name and correlation id, credentials redacted,
  * probe traffic not logged (a kubelet polling every few seconds would drown real requests).
+ * `format: 'pretty'` prints one readable line per entry instead (pino-pretty, synchronously so
+ * nothing is lost at exit): the default of the embedded profile, where a person reads the terminal.
  */
-export function loggerParams(service: string, level: string): Params {
+export function loggerParams(service: string, level: string, format: 'json' | 'pretty' = 'json'): Params {
   return {
     pinoHttp: {
       level,
+      ...(format === 'pretty'
+        ? { stream: pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service,req,res,responseTime', singleLine: true }) }
+        : {}),
       base: { service },
       genReqId: (req: IncomingMessage) => correlationIdOf(req as never),
       customProps: (req: IncomingMessage) => ({ correlationId: (req as { correlationId?: string }).correlationId }),
