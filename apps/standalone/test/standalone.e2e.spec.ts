@@ -1,63 +1,15 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { root, start, Started, stop } from './support/standalone-process';
 
 /**
  * The operator interface of ARCHITECTURE.md, exercised as an operator would: `npm start` on a fresh
  * DATA_DIR, the ready line and admin token, probes, a guarded route, `npm run -s token`, a SIGTERM
  * to npm that stops the platform, and a restart on the same DATA_DIR keeping data and secret.
  */
-const root = resolve(__dirname, '../../..');
-
-interface Started {
-  child: ChildProcess;
-  baseUrl: string;
-  adminToken: string;
-  readyAt: number;
-  output: () => string;
-}
-
-/** npm itself, as an operator runs it: the one npm running this test, else the one on PATH. */
-const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
-
-/** `npm start`, with npm's own process in front: a signal to it has to reach the platform. */
-function start(dataDir: string): Promise<Started> {
-  const child = spawn(npm[0], [...npm.slice(1), 'start'], {
-    cwd: root,
-    // USER_POLICY_LIMIT raised so the concurrency test measures the database, not the write limit.
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', AMQP_URL: '', REDIS_URL: '', JWT_SECRET: '', USER_POLICY_LIMIT: '100000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${out}`)), 60_000);
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString();
-      const ready = /ready: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      const token = /admin token[^\n]*\n(\S+)\n/.exec(out);
-      if (ready && token) {
-        clearTimeout(timer);
-        resolvePromise({ child, baseUrl: ready[1], adminToken: token[1], readyAt: Date.now(), output: () => out });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`standalone exited with ${code} before ready:\n${out}`));
-    });
-  });
-}
-
-function stop(started: Started | undefined): Promise<void> {
-  if (!started || started.child.exitCode !== null) return Promise.resolve();
-  return new Promise((r) => {
-    started.child.once('exit', () => r());
-    started.child.kill('SIGTERM');
-  });
-}
 
 function mintToken(dataDir: string, ...args: string[]): string {
   const run = spawnSync(process.execPath, [join(root, 'tools/run.mjs'), 'tools/token.ts', ...args], {
