@@ -11,6 +11,7 @@ import { benchDecisionCoreVsCasbin } from './decision-core-vs-casbin.bench';
 import { benchDecisionCache } from './decision-cache.bench';
 import { benchDecisionRpc } from './decision-rpc.bench';
 import { benchDecisionRpcProcesses } from './decision-rpc-processes.bench';
+import { deleteBrokerObjects } from '@lp/platform/testing';
 import { benchRpcEcho } from './rpc-echo.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
@@ -29,6 +30,8 @@ async function main(): Promise<void> {
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
+  // The echo floor's durable queue outlives its server: delete it (and anything else under the prefix).
+  await deleteBrokerObjects(amqp, prefix).catch((error: unknown) => process.stdout.write(`could not delete the ${prefix} queues: ${String(error)}\n`));
 
   const rows = [...inProcess, ...rabbit].map((r) => ({
     transport: r.transport,
