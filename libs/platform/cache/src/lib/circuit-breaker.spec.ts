@@ -57,4 +57,26 @@ describe('CircuitBreaker', () => {
     await expect(b.run(ok)).resolves.toBe('ok');
     expect(changes).toEqual(['open', 'closed']);
   });
+
+  it('with a background probe, no caller waits: calls fail fast while the probe tests, and its success closes the circuit', async () => {
+    let answerProbe!: (ok: boolean) => void;
+    const probe = jest.fn(() => new Promise<void>((resolve, reject) => (answerProbe = (ok) => (ok ? resolve() : reject(new Error('still down'))))));
+    const b = new CircuitBreaker({ failureThreshold: 1, openMs: 1000, now: () => clock, probe });
+    await expect(b.run(fail)).rejects.toThrow('timeout');
+    clock = 1000;
+    const call = jest.fn(ok);
+    await expect(b.run(call)).rejects.toBeInstanceOf(CircuitOpenError);
+    await expect(b.run(call)).rejects.toBeInstanceOf(CircuitOpenError);
+    expect(call).not.toHaveBeenCalled();
+    expect(probe).toHaveBeenCalledTimes(1);
+    answerProbe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(b.state).toBe('open');
+    clock = 2000;
+    await expect(b.run(call)).rejects.toBeInstanceOf(CircuitOpenError);
+    answerProbe(true);
+    await new Promise((r) => setImmediate(r));
+    expect(b.state).toBe('closed');
+    await expect(b.run(call)).resolves.toBe('ok');
+  });
 });

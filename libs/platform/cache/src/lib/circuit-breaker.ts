@@ -14,6 +14,12 @@ export interface CircuitBreakerOptions {
   now?: () => number;
   /** Called when the circuit opens and when it closes again (one line per change, not per call). */
   onChange?: (state: 'open' | 'closed', reason?: string) => void;
+  /**
+   * A cheap call (a PING) that tests the dependency in the background once `openMs` has passed:
+   * with it, no caller's call is ever the probe, so no caller waits on a dependency still down.
+   * Without it, the first call after `openMs` is let through as the probe.
+   */
+  probe?: () => Promise<unknown>;
 }
 
 /**
@@ -46,6 +52,10 @@ export class CircuitBreaker {
 
   async run<T>(call: () => Promise<T>): Promise<T> {
     const state = this.state;
+    if (state === 'half-open' && this.options.probe) {
+      if (!this.probing) this.probeInBackground(this.options.probe);
+      throw new CircuitOpenError(0);
+    }
     if (state === 'open' || (state === 'half-open' && this.probing)) {
       throw new CircuitOpenError(Math.max(0, this.openMs - (this.now() - (this.openedAt as number))));
     }
@@ -61,6 +71,20 @@ export class CircuitBreaker {
     } finally {
       if (probe) this.probing = false;
     }
+  }
+
+  private probeInBackground(probe: () => Promise<unknown>): void {
+    this.probing = true;
+    probe().then(
+      () => {
+        this.probing = false;
+        this.succeeded();
+      },
+      (error: unknown) => {
+        this.probing = false;
+        this.failed(error, true);
+      },
+    );
   }
 
   private succeeded(): void {

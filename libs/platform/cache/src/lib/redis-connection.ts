@@ -73,6 +73,8 @@ export class RedisConnection {
     this.breaker = new CircuitBreaker({
       failureThreshold: options.breakerFailureThreshold ?? 3,
       openMs: options.breakerOpenMs ?? 1000,
+      // A PING tests Redis while it is failing, so no caller's command waits on it.
+      probe: () => this.client.ping(),
       onChange: (state, reason) =>
         state === 'open'
           ? logger.warn(`Redis too slow or failing (${reason}): calls fail fast, callers use their fallback, until a probe succeeds`)
