@@ -1,10 +1,10 @@
-import { DynamicModule, Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { DynamicModule, Global, Inject, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE, Reflector } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { getDataSourceToken, getEntityManagerToken, TypeOrmModule } from '@nestjs/typeorm';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { AuthModule } from '@lp/platform/auth';
 import { AuthzGuardModule } from '@lp/authz-guard';
 import { KeyValueCache } from '@lp/platform/cache';
@@ -66,7 +66,10 @@ export class ServiceHostModule implements NestModule {
         }),
         EdgeGuardsModule.forRoot(),
         AuthzGuardModule.forRoot({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
+        // Named after the service: @nestjs/typeorm keeps one process-wide registry of data source
+        // names and warned on every standalone start, where each service's app has its own.
         TypeOrmModule.forRootAsync({
+          name: service.name,
           useFactory: () =>
             serviceDataSourceOptions({
               url: runtime.database.url,
@@ -81,6 +84,7 @@ export class ServiceHostModule implements NestModule {
             return initializeServiceDataSource(new DataSource(options));
           },
         }),
+        ServiceDataSourceModule.forRoot(service.name),
         InfrastructureModule.forRoot(service, runtime),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
@@ -117,5 +121,25 @@ export class ServiceHostModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(CorrelationMiddleware, httpMetricsMiddleware(this.service)).forRoutes('*path');
+  }
+}
+
+/**
+ * The service's named data source under the default tokens (`DataSource`, `EntityManager`), so
+ * features keep injecting `DataSource` and `TypeOrmModule.forFeature([...])` without naming it:
+ * inside one service's app there is only ever one.
+ */
+@Global()
+@Module({})
+class ServiceDataSourceModule {
+  static forRoot(name: string): DynamicModule {
+    return {
+      module: ServiceDataSourceModule,
+      providers: [
+        { provide: DataSource, useExisting: getDataSourceToken(name) },
+        { provide: EntityManager, useExisting: getEntityManagerToken(name) },
+      ],
+      exports: [DataSource, EntityManager],
+    };
   }
 }
