@@ -13,6 +13,7 @@ import { benchDecisionRpc } from './decision-rpc.bench';
 import { benchDecisionRpcProcesses } from './decision-rpc-processes.bench';
 import { deleteBrokerObjects } from '@lp/platform/testing';
 import { benchRpcEcho } from './rpc-echo.bench';
+import { benchRedisStall } from './redis-stall.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
-  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache').split(',').map((name) => name.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall').split(',').map((name) => name.trim()));
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
@@ -56,6 +57,9 @@ async function main(): Promise<void> {
 
   // Decision cache: miss vs hit cost in-process (in-memory adapters and Redis), memory of 100,000 entries.
   if (only.has('cache')) await benchDecisionCache({ quick });
+
+  // Guarded reads with Redis stalled vs without Redis: p99 within 2x, every answer 200.
+  if (only.has('redis-stall')) await benchRedisStall();
 }
 
 main().then(
