@@ -7,5 +7,5 @@ export * from './lib/request-timeout';
 export * from './lib/user-policy-throttler';
 export * from './lib/time-window';
 export * from './lib/redis-throttler-storage';
-export * from './lib/database-unavailable';
+export * from './lib/dependency-unavailable';
 export * from './lib/storable-input';

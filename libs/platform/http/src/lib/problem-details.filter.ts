@@ -3,7 +3,7 @@ import { ProblemCodes, ProblemDetails } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 import type { Request, Response } from 'express';
 import { Observable, throwError } from 'rxjs';
-import { unavailableDependency } from './database-unavailable';
+import { unavailableDependency } from './dependency-unavailable';
 import { DomainError } from './domain-error';
 import { problem, PROBLEM_CONTENT_TYPE } from './problem-details';
 
