@@ -91,7 +91,23 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await publish(EventTypes.authorization.userRoleAssigned, 'acme', { subject: 'alice', roleName: 'clerk' });
     const permitted = await eventually(() => ask(alice, 'cases', 'case', AuthorizationAction.View), (r) => r.permitted);
     expect(permitted).toMatchObject({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'acme' } });
-    expect(permitted.evaluations.find((e) => e.evaluator === 'RBAC')?.reason).toMatch(/clerk/);
+    // The reply is lean: the guard's fields, no per-evaluator reasons unless asked for.
+    expect(Object.keys(permitted).sort()).toEqual(['cached', 'dataScope', 'decisionId', 'obligations', 'outcome', 'permitted']);
+    const withReasons = await rpc.send<DecisionResult>(RpcPatterns.authz.decide, {
+      caller: alice,
+      resource: { module: 'cases', resourceType: 'case' },
+      action: AuthorizationAction.View,
+      withReasons: true,
+    } satisfies DecisionRequest);
+    expect(withReasons.evaluations.find((e) => e.evaluator === 'RBAC')?.reason).toMatch(/clerk/);
+    expect(withReasons).not.toHaveProperty('revisions');
+    expect(JSON.stringify(permitted).length * 2).toBeLessThan(JSON.stringify(withReasons).length);
+    const [batchLean, batchFull] = await rpc.send<DecisionResult[]>(RpcPatterns.authz.decideBatch, [
+      { caller: alice, resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View },
+      { caller: alice, resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View, withReasons: true },
+    ] satisfies DecisionRequest[]);
+    expect(batchLean).not.toHaveProperty('evaluations');
+    expect(batchFull.evaluations).toHaveLength(5);
 
     // Several calls spread over both instances (competing consumers), served from the cache.
     const repeats = await Promise.all(Array.from({ length: 8 }, () => ask(alice, 'cases', 'case', AuthorizationAction.View)));

@@ -6,5 +6,6 @@ export * from './lib/data-scope.query';
 export * from './lib/permission-collector';
 export * from './lib/authz-guard.module';
 export * from './lib/permission-check';
+export * from './lib/decision-client';
 export * from './lib/resource-descriptor.dto';
 export * from './lib/authorized-rpc-message.dto';

@@ -5,6 +5,7 @@ import {
   ConformanceExpectation,
   ConformanceFile,
   ConformanceRequest,
+  expectationUnder,
   factsOf,
   nowOf,
   PolicyFactsChange,
@@ -139,7 +140,8 @@ export class CaseContext {
   }
 
   expectation(expected: ConformanceExpectation): ConformanceExpectation {
-    const translated: ConformanceExpectation = { ...expected };
+    // The service runs with the default AUTHZ_FEATURE_ENABLED_VERDICT (neutral).
+    const translated: ConformanceExpectation = expectationUnder(expected, 'neutral');
     if (expected.evaluators) {
       translated.evaluators = Object.fromEntries(
         Object.entries(expected.evaluators).map(([name, want]) => [name, typeof want === 'string' ? want : { ...want, reason: this.text(want.reason) }]),

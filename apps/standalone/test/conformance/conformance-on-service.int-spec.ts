@@ -54,7 +54,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
   let store: ConformancePolicyStore;
   const orderInsensitive = new Set<string>();
 
-  const decide = (request: DecisionRequest) => rpc.send<DecisionResult>(RpcPatterns.authz.decide, request);
+  // The corpus states every evaluator's verdict: ask for the reasons the lean reply leaves out.
+  const decide = (request: DecisionRequest) => rpc.send<DecisionResult>(RpcPatterns.authz.decide, { ...request, withReasons: true });
   const explain = (request: DecisionRequest) => rpc.send<{ decision: DecisionResult & { validUntil?: string } }>(RpcPatterns.authz.explain, request);
 
   async function sleepUntil(instantMs: number): Promise<void> {
@@ -115,6 +116,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
     }
     assertDecision(result, expected, ordered);
     if (expected.validUntil !== undefined) {
+      expect(result.validUntil ?? null).toBe(expected.validUntil);
       const explanation = await explain(request);
       expect(explanation.decision.outcome).toBe(result.outcome);
       expect(explanation.decision.validUntil ?? null).toBe(expected.validUntil);

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { ConformanceCase, ConformanceFile, loadConformanceCorpus as loadCorpusFrom, PolicyFactsSnapshot } from '@lp/service/authz-decision';
 
+export { expectationUnder } from '@lp/service/authz-decision';
+
 /*
  * The declarative conformance corpus of the decision core, read as data with the core's own schema
  * and loader (exported by authz-decision's entry point). The corpus files are the single source of

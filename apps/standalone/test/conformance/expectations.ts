@@ -31,6 +31,8 @@ export function assertDecision(result: DecisionResult, expected: ConformanceExpe
   if (expected.obligations) expect(sorted(result.obligations)).toEqual(sorted(expected.obligations));
   if (expected.dataScope) expect(result.dataScope).toEqual(expected.dataScope);
   if (expected.failure !== undefined) expect(result.failure ?? null).toBe(expected.failure);
+  if (expected.reason === null) expect(result.reason).toBeUndefined();
+  else if (expected.reason !== undefined) expect(result.reason).toContain(expected.reason);
 }
 
 /** `assertDecision` as a predicate, for polling until an integration event has been applied. */

@@ -38,14 +38,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
   const ann = () => platform.as('ann', 'acme');
 
-  /** A real decision of the decision service for `sub` of `tenantId`: may it view a resource of `module`? */
-  async function outcome(sub: string, tenantId: string, module: string): Promise<string> {
+  /**
+   * The Feature gate of a real decision of the decision service for `sub` of `tenantId` viewing a
+   * resource of `module`: `open` (Neutral, FeatureEnabled: a feature is a gate, not a grant) or
+   * `closed` (Deny). Nobody here holds a grant on these modules, so an open gate permits nothing.
+   */
+  async function gate(sub: string, tenantId: string, module: string): Promise<'open' | 'closed'> {
     const res = await request(platform.decisionInstances[0].http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
       .send({ resource: { module, resourceType: 'item' }, action: 'View' })
       .expect(200);
-    return res.body.outcome;
+    const feature = res.body.reasons.find((e: { evaluator: string }) => e.evaluator === 'Feature');
+    if (feature.verdict === 'Neutral' && feature.reason.startsWith('FeatureEnabled') && res.body.outcome === 'NoMatchingPolicy') return 'open';
+    if (feature.verdict === 'Deny' && res.body.outcome === 'Deny') return 'closed';
+    throw new Error(`unexpected decision ${JSON.stringify(res.body)}`);
   }
 
   const state = async () => ({
@@ -65,14 +72,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
   });
 
   it('a tenant override decides that tenant only, on the very next request, and clearing it restores the default', async () => {
-    expect(await outcome('cara', 'acme', 'tickets')).toBe('Permit');
-    expect(await outcome('dan', 'globex', 'tickets')).toBe('Permit');
+    expect(await gate('cara', 'acme', 'tickets')).toBe('open');
+    expect(await gate('dan', 'globex', 'tickets')).toBe('open');
 
     const put = await ann().put(`${FEATURES}/tickets`).send({ enabled: false, scope: 'tenant' }).expect(200);
     expect(put.body).toEqual({ code: 'tickets', description: 'Tickets module', globalDefault: true, tenantOverride: false, effective: false });
-    expect(await outcome('cara', 'acme', 'tickets')).toBe('Deny');
-    expect(await outcome('dan', 'globex', 'tickets')).toBe('Permit');
-    expect(await outcome('cara', 'acme', 'chat')).toBe('Permit'); // another feature
+    expect(await gate('cara', 'acme', 'tickets')).toBe('closed');
+    expect(await gate('dan', 'globex', 'tickets')).toBe('open');
+    expect(await gate('cara', 'acme', 'chat')).toBe('open'); // another feature
 
     const acmeView = (await ann().get(FEATURES).expect(200)).body.items.find((f: { code: string }) => f.code === 'tickets');
     expect(acmeView).toMatchObject({ tenantOverride: false, effective: false });
@@ -96,7 +103,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     expect(await state()).toEqual(before);
 
     await ann().delete(`${FEATURES}/tickets/override`).expect(204);
-    expect(await outcome('cara', 'acme', 'tickets')).toBe('Permit');
+    expect(await gate('cara', 'acme', 'tickets')).toBe('open');
     expect(await platform.count('feature_override', `tenant_id = 'acme' AND feature_code = 'tickets'`)).toBe(0);
     const [cleared] = await platform.sql.query(`SELECT tenant_id, before, after FROM authz.policy_change_log WHERE target_id = 'tickets' AND change = 'feature.override-cleared'`);
     expect(cleared).toEqual({ tenant_id: 'acme', before: { tenantOverride: false }, after: { tenantOverride: null } });
@@ -110,13 +117,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
   it('a global default off denies every tenant without override, while an override on still allows', async () => {
     await ann().put(`${FEATURES}/chat`).send({ enabled: true, scope: 'tenant' }).expect(200);
-    for (const [sub, tenant] of [['cara', 'acme'], ['dan', 'globex'], ['eve', 'default']]) expect(await outcome(sub, tenant, 'chat')).toBe('Permit');
+    for (const [sub, tenant] of [['cara', 'acme'], ['dan', 'globex'], ['eve', 'default']]) expect(await gate(sub, tenant, 'chat')).toBe('open');
 
     const put = await platform.as().put(`${FEATURES}/chat`).send({ enabled: false, scope: 'global' }).expect(200);
     expect(put.body).toMatchObject({ code: 'chat', globalDefault: false, tenantOverride: null, effective: false });
-    expect(await outcome('dan', 'globex', 'chat')).toBe('Deny');
-    expect(await outcome('eve', 'default', 'chat')).toBe('Deny');
-    expect(await outcome('cara', 'acme', 'chat')).toBe('Permit');
+    expect(await gate('dan', 'globex', 'chat')).toBe('closed');
+    expect(await gate('eve', 'default', 'chat')).toBe('closed');
+    expect(await gate('cara', 'acme', 'chat')).toBe('open');
     expect((await ann().get(FEATURES).expect(200)).body.items.find((f: { code: string }) => f.code === 'chat')).toMatchObject({
       globalDefault: false,
       tenantOverride: true,
@@ -134,7 +141,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     expect(event.envelope).toMatchObject({ tenantId: null, payload: { featureCode: 'chat', scope: 'global', tenantId: null, enabled: false, previous: true } });
 
     await platform.as().put(`${FEATURES}/chat`).send({ enabled: true, scope: 'global' }).expect(200);
-    expect(await outcome('dan', 'globex', 'chat')).toBe('Permit');
+    expect(await gate('dan', 'globex', 'chat')).toBe('open');
   });
 
   it('refuses a global change to a tenant feature admin without authorization.feature-default.update, and nothing changes', async () => {
@@ -143,13 +150,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     const res = await tim().put(`${FEATURES}/reporting`).send({ enabled: false, scope: 'global' }).expect(403);
     expect(res.body.code).toBe('Authorization.Denied');
     expect(await state()).toEqual(before);
-    expect(await outcome('dan', 'globex', 'reporting')).toBe('Permit');
+    expect(await gate('dan', 'globex', 'reporting')).toBe('open');
 
     // The same caller may change its tenant's override: the refusal came from the extra permission.
     await tim().put(`${FEATURES}/reporting`).send({ enabled: false, scope: 'tenant' }).expect(200);
-    expect(await outcome('cara', 'acme', 'reporting')).toBe('Deny');
+    expect(await gate('cara', 'acme', 'reporting')).toBe('closed');
     await tim().delete(`${FEATURES}/reporting/override`).expect(204);
-    expect(await outcome('cara', 'acme', 'reporting')).toBe('Permit');
+    expect(await gate('cara', 'acme', 'reporting')).toBe('open');
   });
 
   it('denies every route to a caller without the permission, and nothing changes', async () => {
@@ -188,7 +195,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
       expect(res.body.code).toBe('NotFound');
     }
     expect(await state()).toEqual(before);
-    expect(await outcome('cara', 'acme', 'mcp')).toBe('Deny');
+    expect(await gate('cara', 'acme', 'mcp')).toBe('closed');
     await ann().delete(`${FEATURES}/mcp.access/override`).expect(204);
   });
 
@@ -210,5 +217,35 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
       expect(Object.keys(res.body.errors)).toContain(field);
     }
     expect(await state()).toEqual(before);
+  });
+});
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision with AUTHZ_FEATURE_ENABLED_VERDICT=allow (spec-literal)', () => {
+  const platform = new PolicyTestPlatform('features-literal', { env: { AUTHZ_FEATURE_ENABLED_VERDICT: 'allow' } });
+
+  beforeAll(() => platform.start(), 90_000);
+  afterAll(() => platform.stop());
+
+  async function decide(sub: string, tenantId: string, module: string) {
+    const res = await request(platform.decisionInstances[0].http)
+      .post('/api/authorization/decisions')
+      .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
+      .send({ resource: { module, resourceType: 'item' }, action: 'Delete' })
+      .expect(200);
+    return res.body;
+  }
+
+  it('lets an enabled feature alone permit a caller who holds nothing, and a disabled one still deny', async () => {
+    const open = await decide('nobody', 'acme', 'tickets');
+    expect(open).toMatchObject({ outcome: 'Permit', reasons: expect.arrayContaining([{ evaluator: 'Feature', verdict: 'Allow', reason: 'FeatureEnabled: feature tickets enabled' }]) });
+    await platform.as().put(`${FEATURES}/chat`).send({ enabled: false, scope: 'global' }).expect(200);
+    expect(await decide('nobody', 'acme', 'chat')).toMatchObject({ outcome: 'Deny' });
+    // A simulation answers what the service would, under the same setting.
+    const simulated = await platform
+      .as()
+      .post('/api/authorization/permission-simulation/evaluate')
+      .send({ subject: 'nobody', request: { resource: { module: 'tickets', resourceType: 'ticket' }, action: 'View' } })
+      .expect(200);
+    expect(simulated.body.outcome).toBe('Permit');
   });
 });

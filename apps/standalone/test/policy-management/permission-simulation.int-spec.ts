@@ -78,7 +78,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expect(denied.body.outcome).toBe('Deny');
       expect(denied.body.evaluations).toEqual(expect.arrayContaining([expect.objectContaining({ evaluator: 'ABAC', verdict: 'Deny' })]));
       const tickets = { subject: 'admin', request: { resource: { module: 'tickets', resourceType: 'ticket' }, action: 'View' } };
-      await platform.as().post(EVALUATE).send(tickets).expect(200).expect((r) => expect(r.body.outcome).toBe('Permit'));
+      // An enabled feature is a gate, not a grant: it opens the module and permits nothing alone.
+      await platform
+        .as()
+        .post(EVALUATE)
+        .send(tickets)
+        .expect(200)
+        .expect((r) => expect(r.body).toMatchObject({ outcome: 'NoMatchingPolicy', evaluations: expect.arrayContaining([expect.objectContaining({ evaluator: 'Feature', verdict: 'Neutral' })]) }));
       const off = await platform.as().post(EVALUATE).send({ ...tickets, overlay: { features: [{ code: 'tickets', enabled: false }] } }).expect(200);
       expect(off.body.outcome).toBe('Deny');
       expect(await platform.count('feature_override')).toBe(0);

@@ -393,7 +393,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       );
       await platform.invalidate(EventTypes.authorization.temporaryGrantChanged, SEEDED_TENANT, { tenantId: SEEDED_TENANT, subject: 'hana' });
       const mine = await platform.as('hana').get(`${BASE}/me/permissions`).expect(200);
-      expect(mine.body).toEqual({ tenantId: SEEDED_TENANT, subject: 'hana', codes: ['authorization.feature.view', 'authorization.role.view'] });
+      expect(mine.body).toEqual({
+        tenantId: SEEDED_TENANT,
+        subject: 'hana',
+        codes: ['authorization.feature.view', 'authorization.role.view'],
+        permissions: [
+          { code: 'authorization.feature.view', sources: [{ kind: 'temporaryGrant', grantId: expect.any(String), expiresAt: expect.any(String) }] },
+          { code: 'authorization.role.view', sources: [{ kind: 'role', role: role.name }] },
+        ],
+        disabledFeatures: [],
+      });
       const menu = await platform.as('hana').get(`${BASE}/me/menu`).expect(200);
       expect(menu.body).toEqual({
         modules: [
@@ -421,6 +430,80 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       expect((await platform.as('ivy').get(`${BASE}/me/permissions`).expect(200)).body.codes).toEqual(['authorization.feature.view', 'authorization.role.view']);
       await admin().delete(`${BASE}/users/ivy/roles/${role.id}`).expect(204);
       expect((await platform.as('ivy').get(`${BASE}/me/menu`).expect(200)).body).toEqual({ modules: [] });
+    });
+
+    it('lists delegations received with their delegator and expiry, only for codes the delegator still holds, and drops them on revocation', async () => {
+      const role = await createRole();
+      await grant(role.id, 'authorization.role.view');
+      await assign('lena', role.id);
+      const delegator = await createRole();
+      await grant(delegator.id, 'authorization.role.view');
+      await grant(delegator.id, 'authorization.delegated-admin.manage');
+      await grant(delegator.id, 'authorization.delegated-admin.revoke');
+      await assign('mo', delegator.id);
+      // lena delegates to kim: role.view (held) and feature.view (not held by lena: never usable).
+      await platform.sql.query(
+        `INSERT INTO authz.delegated_grant (tenant_id, delegator, actor, permission_codes, expires_at)
+         VALUES ($1, 'lena', 'kim', '{authorization.role.view,authorization.feature.view}', now() + interval '2 hours')`,
+        [SEEDED_TENANT],
+      );
+      await platform.invalidate(EventTypes.authorization.delegationChanged, SEEDED_TENANT, { tenantId: SEEDED_TENANT, subjects: ['lena', 'kim'] });
+      const kim = async () => (await platform.as('kim').get(`${BASE}/me/permissions`).expect(200)).body;
+      const before = await kim();
+      expect(before.codes).toEqual([]); // nothing of kim's own
+      expect(before.permissions).toEqual([
+        { code: 'authorization.role.view', sources: [{ kind: 'delegation', from: 'lena', grantId: expect.any(String), expiresAt: expect.any(String) }] },
+      ]);
+      // lena loses the role: the delegation no longer carries it, at once on this instance.
+      await admin().delete(`${BASE}/users/lena/roles/${role.id}`).expect(204);
+      expect((await kim()).permissions).toEqual([]);
+      // mo (holding the role) delegates through the API; revoking it removes it from kim's view.
+      const created = await platform
+        .as('mo')
+        .post(`${BASE}/delegated-admin`)
+        .send({ actor: 'kim', permissionCodes: ['authorization.role.view'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+      expect(created.status).toBe(201);
+      expect((await kim()).permissions).toEqual([
+        { code: 'authorization.role.view', sources: [{ kind: 'delegation', from: 'mo', grantId: created.body.id, expiresAt: created.body.expiresAt }] },
+      ]);
+      await platform.as('mo').delete(`${BASE}/delegated-admin/${created.body.id}`).expect(204);
+      expect((await kim()).permissions).toEqual([]);
+    });
+
+    it("shows the tenant's disabled features with the modules they switch off, refreshed when a feature changes", async () => {
+      const me = async () => (await platform.as('olga').get(`${BASE}/me/permissions`).expect(200)).body;
+      expect((await me()).disabledFeatures).toEqual([]);
+      await admin().put(`${BASE}/features/chat`).send({ enabled: false, scope: 'tenant' }).expect(200);
+      try {
+        expect((await me()).disabledFeatures).toEqual([{ feature: 'chat', modules: ['chat'] }]);
+      } finally {
+        await admin().delete(`${BASE}/features/chat/override`).expect(204);
+      }
+      expect((await me()).disabledFeatures).toEqual([]);
+    });
+
+    it('reads each source once, whatever the number of roles and grants (no N+1)', async () => {
+      const roles = [await createRole(), await createRole(), await createRole()];
+      for (const [i, r] of roles.entries()) {
+        await grant(r.id, ['authorization.role.view', 'authorization.feature.view', 'authorization.abac-rule.view'][i]);
+        await assign('pia', r.id);
+      }
+      await platform.sql.query(
+        `INSERT INTO authz.temporary_grant (tenant_id, subject, permission_codes, reason, expires_at, source, created_by)
+         SELECT $1, 'pia', '{authorization.permission.view}', 'test', now() + interval '1 hour', 'test', 'test' FROM generate_series(1, 3)`,
+        [SEEDED_TENANT],
+      );
+      await platform.invalidate(EventTypes.authorization.temporaryGrantChanged, SEEDED_TENANT, { tenantId: SEEDED_TENANT, subject: 'pia' });
+      const queries = jest.spyOn(platform.sql, 'query');
+      try {
+        const body = (await platform.as('pia').get(`${BASE}/me/permissions`).expect(200)).body;
+        expect(body.codes).toEqual(['authorization.abac-rule.view', 'authorization.feature.view', 'authorization.permission.view', 'authorization.role.view']);
+        expect(body.permissions.find((p: { code: string }) => p.code === 'authorization.permission.view').sources).toHaveLength(3);
+        // The catalog, then roles, temporary grants, delegations received and features: five reads.
+        expect(queries).toHaveBeenCalledTimes(5);
+      } finally {
+        queries.mockRestore();
+      }
     });
 
     it('refreshes the menu on every instance through the events: assign on A, read on B', async () => {

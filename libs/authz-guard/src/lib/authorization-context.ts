@@ -1,9 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { DataScope, DecisionResult, TrustedCaller } from '@lp/contracts';
+import { DataScope, DecisionReply, TrustedCaller } from '@lp/contracts';
 
 /** What the guard leaves on a permitted request for the handler. */
 export interface AuthorizationContext {
-  decision: DecisionResult;
+  decision: DecisionReply;
   dataScope: DataScope;
 }
 

@@ -1,27 +1,12 @@
-import { CanActivate, ExecutionContext, Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
-import {
-  AuthenticationError,
-  AuthorizationDeniedError,
-  DecisionRequest,
-  DecisionResult,
-  DomainError,
-  RpcPatterns,
-  TrustedCaller,
-} from '@lp/contracts';
+import { AuthenticationError, AuthorizationDeniedError, DomainError, TrustedCaller } from '@lp/contracts';
 import { IS_PUBLIC_KEY } from '@lp/platform/auth';
-import { RpcClient } from '@lp/platform/messaging';
-import { CorrelationContext } from '@lp/platform/observability';
 import { AUTHORIZE_METADATA, AuthorizeOptions, SKIP_AUTHORIZATION_METADATA } from './authorize.decorator';
 import { AuthorizedRequest, AuthorizedRpcMessage } from './authorization-context';
-import { DecisionOutcomeReader } from './decision-outcome';
+import { DecisionClient } from './decision-client';
 import { ResourceFacts, ResourceFactsInput, ResourceFactsLoader } from './resource-facts-loader';
 
-export const AUTHORIZE_GUARD_OPTIONS = Symbol('AUTHORIZE_GUARD_OPTIONS');
-export interface AuthorizeGuardOptions {
-  /** How long to wait for authz-decision before failing closed. */
-  decisionTimeoutMs: number;
-}
 
 /**
  * The decision path of ARCHITECTURE.md: builds the decision request from the trusted caller, the
@@ -36,13 +21,11 @@ export interface AuthorizeGuardOptions {
 @Injectable()
 export class AuthorizeGuard implements CanActivate {
   private readonly logger = new Logger(AuthorizeGuard.name);
-  private readonly outcome = new DecisionOutcomeReader(this.logger);
 
   constructor(
     private readonly reflector: Reflector,
     private readonly moduleRef: ModuleRef,
-    private readonly rpc: RpcClient,
-    @Optional() @Inject(AUTHORIZE_GUARD_OPTIONS) private readonly options: AuthorizeGuardOptions = { decisionTimeoutMs: 3_000 },
+    private readonly decisions: DecisionClient,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -69,23 +52,14 @@ export class AuthorizeGuard implements CanActivate {
       // validation) is the answer; anything else means the facts could not be read.
       if (error instanceof DomainError && error.status < 500) throw error;
       if (error instanceof Error && 'status' in error && (error as { status: number }).status === 404) throw error;
-      throw this.outcome.factsFailed(error);
+      throw this.decisions.factsFailed(error);
     }
 
-    const request: DecisionRequest = {
+    const result = await this.decisions.require({
       caller,
       action: declaration.action,
       resource: { ...facts, module: declaration.module, resourceType: declaration.resource },
-      correlationId: CorrelationContext.current(),
-    };
-
-    let answer: DecisionResult;
-    try {
-      answer = await this.rpc.send<DecisionResult>(RpcPatterns.authz.decide, request, { timeoutMs: this.options.decisionTimeoutMs });
-    } catch (error) {
-      throw this.outcome.rpcFailed(error);
-    }
-    const result = this.outcome.permitOrThrow(answer);
+    });
     attach({ decision: result, dataScope: result.dataScope });
     return true;
   }

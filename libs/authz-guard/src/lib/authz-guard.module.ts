@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuard, AuthorizeGuardOptions } from './authorize.guard';
+import { AuthorizeGuard } from './authorize.guard';
+import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuardOptions, DecisionClient } from './decision-client';
 import { PermissionCheck } from './permission-check';
 import { PermissionCollector } from './permission-collector';
 
@@ -18,13 +19,14 @@ export class AuthzGuardModule {
       imports: [DiscoveryModule],
       providers: [
         { provide: AUTHORIZE_GUARD_OPTIONS, useValue: options },
+        DecisionClient,
         AuthorizeGuard,
         { provide: APP_GUARD, useExisting: AuthorizeGuard },
         PermissionCollector,
         PermissionCheck,
       ],
       // AuthorizeGuard too: the runtime hands the same instance to the RPC server's own guards.
-      exports: [AuthorizeGuard, PermissionCollector, PermissionCheck],
+      exports: [AuthorizeGuard, PermissionCollector, PermissionCheck, DecisionClient],
     };
   }
 }

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AuthorizationDeniedError, AuthorizationUnavailableError, DecisionResult, DomainError } from '@lp/contracts';
+import { AuthorizationDeniedError, AuthorizationUnavailableError, DecisionReply, DomainError } from '@lp/contracts';
 import { RpcRemoteError } from '@lp/platform/messaging';
 import { authorizationUnavailable } from '@lp/platform/observability';
 
@@ -21,7 +21,7 @@ export class DecisionOutcomeReader {
   constructor(private readonly logger: Logger) {}
 
   /** The decision, if it permits; throws the 403 or 503 otherwise. */
-  permitOrThrow(result: DecisionResult | undefined): DecisionResult {
+  permitOrThrow(result: DecisionReply | undefined): DecisionReply {
     if (result?.failure) throw this.unavailable('decision-failure', `decision failed closed: ${result.failure}`);
     if (result?.outcome !== 'Permit' || result.permitted !== true) {
       this.recovered();

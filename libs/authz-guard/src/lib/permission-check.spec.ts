@@ -1,5 +1,6 @@
 import { AuthorizationAction, AuthorizationDeniedError, DecisionRequest, DecisionResult, RpcPatterns, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
+import { DecisionClient } from './decision-client';
 import { PermissionCheck } from './permission-check';
 
 const caller: TrustedCaller = { kind: 'user', subject: 'ann', tenantId: 'acme', scopes: [], claimsDigest: 'd' };
@@ -24,7 +25,7 @@ function rpcAnswering(answer: () => Promise<unknown>) {
 describe('PermissionCheck', () => {
   it('asks authz.decide for the caller, the declared permission and the given facts, with the guard timeout', async () => {
     const { rpc, sent } = rpcAnswering(async () => result('Permit'));
-    const check = new PermissionCheck(rpc, { decisionTimeoutMs: 250 });
+    const check = new PermissionCheck(new DecisionClient(rpc, { decisionTimeoutMs: 250 }));
     await expect(check.require(caller, { ...featureDefault, facts: { resourceId: 'tickets' } })).resolves.toMatchObject({ outcome: 'Permit' });
     expect(sent).toHaveLength(1);
     expect(sent[0].pattern).toBe(RpcPatterns.authz.decide);
@@ -42,26 +43,26 @@ describe('PermissionCheck', () => {
     ['a Permit outcome that is not permitted', result('Permit', false)],
     ['an empty answer', undefined],
   ])('denies on %s', async (_label, answer) => {
-    const check = new PermissionCheck(rpcAnswering(async () => answer).rpc);
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => answer).rpc));
     await expect(check.require(caller, featureDefault)).rejects.toBeInstanceOf(AuthorizationDeniedError);
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('fails closed when the decision service cannot be reached, with a 503 told apart from a denial', async () => {
-    const check = new PermissionCheck(rpcAnswering(() => Promise.reject(new Error('timeout'))).rpc);
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(() => Promise.reject(new Error('timeout'))).rpc));
     await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503, retryAfterSeconds: 1 });
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('treats a decision that failed closed (audit or policy store down) as unavailable, not as a denial', async () => {
-    const check = new PermissionCheck(rpcAnswering(async () => ({ ...result('Deny'), failure: 'AuditUnavailable' })).rpc);
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => ({ ...result('Deny'), failure: 'AuditUnavailable' })).rpc));
     await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503 });
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('rejects a malformed permission as a programming error without asking', async () => {
     const { rpc, sent } = rpcAnswering(async () => result('Permit'));
-    const check = new PermissionCheck(rpc);
+    const check = new PermissionCheck(new DecisionClient(rpc));
     await expect(check.require(caller, { module: 'Authorization!', resource: 'feature', action: AuthorizationAction.Update })).rejects.not.toBeInstanceOf(
       AuthorizationDeniedError,
     );

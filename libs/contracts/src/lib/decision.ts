@@ -21,6 +21,12 @@ export interface DecisionRequest {
   resource: ResourceDescriptor;
   action: AuthorizationAction;
   correlationId?: string;
+  /**
+   * `authz.decide` only: put every evaluator's verdict and reason (`evaluations`) in the reply. A
+   * guard does not need them (they stay in the audit record and `authz.explain`), so by default the
+   * reply is lean. Not part of the question: it changes neither the answer nor the cache key.
+   */
+  withReasons?: boolean;
 }
 
 export type DecisionOutcome = 'Permit' | 'Deny' | 'NoMatchingPolicy';
@@ -53,4 +59,20 @@ export interface DecisionResult {
   cached: boolean;
   /** Set when the decision failed closed for an infrastructure reason (e.g. `AuditUnavailable`). */
   failure?: string;
+  /**
+   * Set when the merge refused although no evaluator denied: `DelegationNotCovered: …` (a delegated
+   * caller permitted only by a source other than its delegated grant) or `GrantExpiredInFlight: …`.
+   */
+  reason?: string;
+  /**
+   * ISO instant: the earliest expiry of a temporary or delegated grant behind an Allow. The answer
+   * must not be reused past it (a cache entry never outlives it). Absent when no grant was involved.
+   */
+  validUntil?: string;
 }
+
+/**
+ * The reply of `authz.decide` / `authz.decide-batch`: what a guard acts on. `evaluations` only
+ * when the request asked `withReasons: true`; `revisions` never (they are the cache's business).
+ */
+export type DecisionReply = Omit<DecisionResult, 'evaluations' | 'revisions'> & { evaluations?: EvaluatorResult[] };

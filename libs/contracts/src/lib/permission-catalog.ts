@@ -120,6 +120,31 @@ export const PLATFORM_FEATURES: readonly PlatformFeature[] = [
   { code: 'workflow', description: 'Workflow module', defaultEnabled: true },
 ];
 
+/**
+ * Which feature gates which module (lower-case module code → feature code). Spec §1 names tickets,
+ * chat, workflow and reporting; the MCP module is gated by `mcp.access`. Every other module is not
+ * feature-gated. The decision core's Feature evaluator and the caller's menu read this one map.
+ */
+export const FEATURE_BY_MODULE: Readonly<Record<string, string>> = {
+  tickets: 'tickets',
+  chat: 'chat',
+  workflow: 'workflow',
+  reporting: 'reporting',
+  mcp: 'mcp.access',
+};
+
+export function featureOfModule(module: string): string | undefined {
+  return Object.prototype.hasOwnProperty.call(FEATURE_BY_MODULE, module) ? FEATURE_BY_MODULE[module] : undefined;
+}
+
+/** The modules a feature switches off when disabled, sorted. */
+export function modulesOfFeature(featureCode: string): string[] {
+  return Object.entries(FEATURE_BY_MODULE)
+    .filter(([, feature]) => feature === featureCode)
+    .map(([module]) => module)
+    .sort();
+}
+
 /** Tenant and subject the seed binds to `platform-admin` (ARCHITECTURE.md, Operator interface). */
 export const SEEDED_TENANT = 'default';
 /**

@@ -32,3 +32,4 @@ export * from './lib/outbox/messaging-tables.migration';
 export * from './lib/outbox/outbox-writer';
 export * from './lib/outbox/outbox-relay';
 export * from './lib/outbox/idempotent-consumer';
+export * from './lib/outbox/table-name';

@@ -9,6 +9,20 @@ export const platformConfig = declareConfig('platform', {
   PORT: { type: 'int', group: 'runtime', description: 'HTTP port', default: 3000, min: 0, max: 65535 },
   HOST: { type: 'string', group: 'runtime', description: 'HTTP bind address', default: '127.0.0.1' },
   SHUTDOWN_DRAIN_MS: { type: 'int', group: 'runtime', description: 'on SIGTERM, how long requests in flight may finish before their connections are closed', default: 10000, min: 0 },
+  RETENTION_SCHEDULE: {
+    type: 'string',
+    group: 'retention',
+    description: 'cron expression (with optional seconds) of the daily retention run of every service: purges past retention, partitions ahead',
+    default: '17 3 * * *',
+  },
+  RETENTION_BATCH_SIZE: { type: 'int', group: 'retention', description: 'rows deleted per statement by a retention purge (each batch its own short statement)', default: 5000, min: 1, max: 100000 },
+  PROCESSED_EVENT_RETENTION_DAYS: {
+    type: 'int',
+    group: 'retention',
+    description: 'days a consumed event id is remembered for deduplication (a redelivery older than this would run again)',
+    default: 7,
+    min: 1,
+  },
   DATA_DIR: { type: 'string', group: 'runtime', description: 'embedded database and generated signing secret', default: './.data' },
   LOG_FORMAT: { type: 'string', oneOf: ['json', 'pretty'], group: 'observability', description: 'json (one object per line, for collectors) or pretty (readable); unset: pretty on the embedded database, json otherwise' },
   LOG_LEVEL: {

@@ -10,6 +10,8 @@ export interface PlatformRuntime {
   /** What this process is called in logs: the service name, or `standalone` for the all-in-one process. */
   processName: string;
   config: PlatformConfig;
+  /** The environment the runtime was started with: the services load their own keys from it. */
+  env: Readonly<NodeJS.ProcessEnv>;
   dataDir: string;
   database: { url: string; embedded: boolean };
   messaging: { kind: 'rabbitmq'; url: string; prefix: string } | { kind: 'in-process'; prefix: string };
@@ -50,6 +52,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   const runtime: PlatformRuntime = {
     processName,
     config,
+    env,
     dataDir,
     database: { url: embedded?.url ?? (config.DATABASE_URL as string), embedded: !!embedded },
     messaging: config.AMQP_URL

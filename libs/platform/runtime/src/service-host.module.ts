@@ -26,6 +26,7 @@ import { MetricsController } from './metrics.controller';
 import { platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
+import { RetentionModule } from './retention-scheduler';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -54,6 +55,7 @@ export class ServiceHostModule implements NestModule {
         // nestjs-pino keeps one root logger per process, so the label is the process, not the app.
         LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL, config.LOG_FORMAT ?? (runtime.database.embedded ? 'pretty' : 'json'))),
         ConfigModule.forRoot(platformConfig, config),
+        ConfigModule.environment(runtime.env),
         AuthModule.forRoot(runtime.jwt),
         ThrottlerModule.forRootAsync({
           // Counted in Redis when the profile has it, so the limit holds across replicas.
@@ -86,6 +88,7 @@ export class ServiceHostModule implements NestModule {
         }),
         ServiceDataSourceModule.forRoot(service.name),
         InfrastructureModule.forRoot(service, runtime),
+        RetentionModule.forService(service.name),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],

@@ -1,10 +1,10 @@
 import { defineService } from '@lp/platform/runtime';
-import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
 import { DecisionsModule } from './decisions/decisions.module';
 import { SimulationModule } from './simulation/simulation.module';
-import { CreateDecisionAudit1763700000100 } from './migrations/1763700000100-CreateDecisionAudit';
-import { DecisionAuditJsonColumns1763700000101 } from './migrations/1763700000101-DecisionAuditJsonColumns';
+import { DECISION_AUDIT_MIGRATIONS } from './migrations';
+import { DecisionAuditRetentionModule } from './retention/decision-audit-retention.module';
 
 export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
 
@@ -18,9 +18,13 @@ export const authzDecisionService = defineService({
   database: {
     schema: AUTHZ_DECISION_SCHEMA,
     entities: [OutboxMessage, ProcessedEvent, DecisionAuditRecord],
-    migrations: [createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA), CreateDecisionAudit1763700000100, DecisionAuditJsonColumns1763700000101],
+    migrations: [
+      createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA),
+      ...DECISION_AUDIT_MIGRATIONS,
+      createProcessedEventTimeIndexMigration(AUTHZ_DECISION_SCHEMA),
+    ],
   },
-  modules: [DecisionsModule, SimulationModule],
+  modules: [DecisionsModule, SimulationModule, DecisionAuditRetentionModule],
   openApi: {
     title: 'Authorization decisions',
     description: 'Decision runtime of the authorization platform: RPC authz.decide and the HTTP decision routes.',

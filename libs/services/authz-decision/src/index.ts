@@ -14,3 +14,7 @@ export type {
   AbacRuleSnapshot,
 } from './decision/in-memory-policy-facts';
 export type { DataScopeSetting, PolicyStoreName, ResourceRelation as RelationSnapshot } from './decision/policy-facts';
+export { authzDecisionConfig } from './authz-decision.config';
+// Retention: the task (run directly by tests and, later, the operations service) and the partitions it keeps.
+export { DecisionAuditRetention } from './retention/decision-audit-retention.module';
+export { ensureMonthlyPartition, monthStart, partitionName } from './retention/decision-audit-partitions';

@@ -1,5 +1,5 @@
 import { defineService } from '@lp/platform/runtime';
-import { createMessagingTablesMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
@@ -19,6 +19,8 @@ import { PermissionRequestsModule } from './permission-requests/permission-reque
 import { SharingModule } from './sharing/sharing.module';
 import { FieldSecurityModule } from './field-security/field-security.module';
 import { TenantBootstrapModule } from './tenant-bootstrap/tenant-bootstrap.module';
+import { PolicyChangeLogTimeIndex1763700000003 } from './migrations/1763700000003-PolicyChangeLogTimeIndex';
+import { PolicyManagementRetentionModule } from './retention/policy-management-retention.module';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -34,6 +36,8 @@ export const policyManagementService = defineService({
       CreateRoleTable1763700000000,
       CreatePolicyTables1763700000001,
       CreateGovernanceTables1763700000002,
+      PolicyChangeLogTimeIndex1763700000003,
+      createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
     ],
   },
   modules: [
@@ -51,6 +55,7 @@ export const policyManagementService = defineService({
     SharingModule,
     FieldSecurityModule,
     TenantBootstrapModule,
+    PolicyManagementRetentionModule,
   ],
   openApi: {
     title: 'Policy management',

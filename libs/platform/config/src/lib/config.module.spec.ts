@@ -55,4 +55,17 @@ describe('ConfigModule', () => {
       delete process.env.STRICT_SPEC_PORT;
     }
   });
+
+  it('loads from the environment the host gave rather than process.env (a runtime started with its own settings)', async () => {
+    @Module({ imports: [ConfigModule.environment({ GREETING: 'hallo' }), ConfigModule.forRoot(greeterConfig), GreeterModule] })
+    class HostedModule {}
+    process.env.GREETING = 'ignored';
+    const app = await NestFactory.createApplicationContext(HostedModule, { logger: false, abortOnError: false });
+    try {
+      expect(app.get(Greeter).config.GREETING).toBe('hallo');
+    } finally {
+      delete process.env.GREETING;
+      await app.close();
+    }
+  });
 });

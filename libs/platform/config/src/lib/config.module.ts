@@ -22,10 +22,17 @@ import type { ConfigValues } from './config-values';
  *   // any provider
  *   constructor(@InjectConfig(authzDecisionConfig) private readonly config: AuthzDecisionConfig) {}
  *
- * Without `values`, the module loads from `process.env` when Nest instantiates it.
+ * Without `values`, the module loads when Nest instantiates it, from the environment the host gave
+ * (`ConfigModule.environment(env)`: the runtime's, so a test or the standalone process can start a
+ * service with its own settings), else from `process.env`.
  */
 @Module({})
 export class ConfigModule {
+  /** Makes `env` the environment every `forRoot(declaration)` without values of this app loads from. */
+  static environment(env: Readonly<Record<string, string | undefined>>): DynamicModule {
+    return { module: ConfigEnvironmentModule, global: true, providers: [{ provide: CONFIG_ENVIRONMENT, useValue: env }], exports: [CONFIG_ENVIRONMENT] };
+  }
+
   static forRoot<T extends Record<string, ConfigKeySpec>>(
     declaration: ConfigDeclaration<T>,
     values?: ConfigValues<T>,
@@ -35,13 +42,25 @@ export class ConfigModule {
       // Global: every feature module of the service reads the same configuration.
       global: true,
       providers: [
-        values ? { provide: declaration.token, useValue: values } : { provide: declaration.token, useFactory: () => declaration.load() },
+        values
+          ? { provide: declaration.token, useValue: values }
+          : {
+              provide: declaration.token,
+              inject: [{ token: CONFIG_ENVIRONMENT, optional: true }],
+              useFactory: (env?: Record<string, string | undefined>) => declaration.load(env ?? process.env),
+            },
         { provide: ConfigRegistry, useValue: ConfigRegistry.global },
       ],
       exports: [declaration.token, ConfigRegistry],
     };
   }
 }
+
+/** The environment service configurations load from (see `ConfigModule.environment`). */
+export const CONFIG_ENVIRONMENT = Symbol('CONFIG_ENVIRONMENT');
+
+@Module({})
+class ConfigEnvironmentModule {}
 
 /** Parameter decorator injecting the values `ConfigModule.forRoot(declaration)` provides. */
 export function InjectConfig(declaration: { readonly token: symbol }): PropertyDecorator & ParameterDecorator {

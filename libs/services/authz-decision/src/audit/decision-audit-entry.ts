@@ -137,7 +137,7 @@ export function auditInsertSql(table: string): string {
   const columns = AUDIT_COLUMNS.map(([column]) => `"${column}"`).join(', ');
   const values = AUDIT_COLUMNS.map(([, field]) => (DEFAULTS[field] ? `COALESCE(r."${field}", ${DEFAULTS[field]})` : `r."${field}"`)).join(', ');
   const shape = AUDIT_COLUMNS.map(([, field, type]) => `"${field}" ${type}`).join(', ');
-  return `INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset($1::json) AS r(${shape}) ON CONFLICT ("decision_id") DO NOTHING`;
+  return `INSERT INTO ${table} (${columns}) SELECT ${values} FROM json_to_recordset($1::json) AS r(${shape}) ON CONFLICT ("decision_id", "decided_at") DO NOTHING`;
 }
 
 export function auditInsertParameter(records: readonly AuditRecordText[]): string {

@@ -21,14 +21,16 @@ export interface AuditedEvaluation {
  * One authorization decision, written for every call, cache hits included (spec §1 decision path
  * rule 3, cache rule 3). No schema here: authz-decision's DataSource puts it in `authz_audit`.
  * Indexes are in the migration (`CreateDecisionAudit1763700000100`; the document columns became
- * `json` in `DecisionAuditJsonColumns1763700000101`); the schema changes only there.
+ * `json` in `DecisionAuditJsonColumns1763700000101`; the table is partitioned by month of
+ * `decided_at` since `PartitionDecisionAudit1763700000110`, so the key includes it); the schema
+ * changes only there.
  */
 @Entity({ name: 'decision_audit' })
 export class DecisionAuditRecord {
   @PrimaryColumn({ name: 'decision_id', type: 'uuid' })
   decisionId: string;
 
-  @Column({ name: 'decided_at', type: 'timestamptz' })
+  @PrimaryColumn({ name: 'decided_at', type: 'timestamptz' })
   decidedAt: Date;
 
   @Column({ name: 'tenant_id', type: 'text' })

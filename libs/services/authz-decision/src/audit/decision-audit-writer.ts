@@ -26,15 +26,19 @@ import { AuditUnavailableError } from './decision-audit.errors';
  */
 export type AuditDurability = 'strict' | 'batched';
 
+/**
+ * The settings the service declares (`AUDIT_*` in authz-decision's config) are required here: the
+ * config is where their defaults live, so the writer cannot quietly run on other ones.
+ */
 export interface DecisionAuditWriterOptions {
-  /** Default `batched`; `strict` needs `spoolDirectory` (the journal lives there). */
-  durability?: AuditDurability;
-  /** Records written per flush step (one INSERT). Default 200, at most 10000. */
-  batchSize?: number;
-  /** How often the background flusher writes what has queued up. Default 250 ms. */
-  flushIntervalMs?: number;
-  /** Records waiting (queued, in flight or kept after a failure) beyond which `record` refuses. Default 20000. */
-  maxBacklog?: number;
+  /** `strict` needs `spoolDirectory` (the journal lives there). */
+  durability: AuditDurability;
+  /** Records written per flush step (one INSERT), at most 10000. */
+  batchSize: number;
+  /** How often the background flusher writes what has queued up, in ms. */
+  flushIntervalMs: number;
+  /** Records waiting (queued, in flight or kept after a failure) beyond which `record` refuses. */
+  maxBacklog: number;
   /**
    * Where records the database did not take are kept on disk until it does (see
    * `DecisionAuditSpool`); one directory per instance. Unset: kept in memory only.
@@ -158,11 +162,11 @@ export class DecisionAuditWriter {
 
   constructor(
     private readonly dataSource: DataSource,
-    options: DecisionAuditWriterOptions = {},
+    options: DecisionAuditWriterOptions,
   ) {
-    this.batchSize = positive('batchSize', options.batchSize ?? 200, MAX_BATCH_SIZE);
-    this.flushIntervalMs = positive('flushIntervalMs', options.flushIntervalMs ?? 250);
-    this.maxBacklog = positive('maxBacklog', options.maxBacklog ?? 20_000);
+    this.batchSize = positive('batchSize', options.batchSize, MAX_BATCH_SIZE);
+    this.flushIntervalMs = positive('flushIntervalMs', options.flushIntervalMs);
+    this.maxBacklog = positive('maxBacklog', options.maxBacklog);
     this.retryInitialDelayMs = positive('retryInitialDelayMs', options.retryInitialDelayMs ?? 200);
     this.retryMaxDelayMs = positive('retryMaxDelayMs', options.retryMaxDelayMs ?? 10_000);
     this.closeTimeoutMs = Math.max(0, options.closeTimeoutMs ?? 10_000);

@@ -9,8 +9,7 @@ import { AuthorizationAction, DecisionOutcome, ValidationError } from '@lp/contr
 import { createTestDatabase, initializeServiceDataSource, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
 import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import { request, user } from '../decision/decision.fixtures';
-import { CreateDecisionAudit1763700000100 } from '../migrations/1763700000100-CreateDecisionAudit';
-import { DecisionAuditJsonColumns1763700000101 } from '../migrations/1763700000101-DecisionAuditJsonColumns';
+import { DECISION_AUDIT_MIGRATIONS } from '../migrations';
 import { DecisionAuditEntry } from './decision-audit-entry';
 import { DecisionAuditQuery } from './decision-audit-query';
 import { DecisionAuditRecord } from './decision-audit-record.entity';
@@ -20,10 +19,12 @@ import { AuditUnavailableError } from './decision-audit.errors';
 
 const TABLE = '"authz_audit"."decision_audit"';
 const BASE_TIME = Date.parse('2026-06-01T12:00:00.000Z');
+/** The writer's settings in these tests: a short flush interval, so a flush is quick to wait for. */
+const TEST_WRITER_SETTINGS: DecisionAuditWriterOptions = { durability: 'batched', batchSize: 200, flushIntervalMs: 10, maxBacklog: 20_000 };
 
 function dataSourceFor(url: string): DataSource {
   return new DataSource(
-    serviceDataSourceOptions({ url, schema: 'authz_audit', entities: [DecisionAuditRecord], migrations: [CreateDecisionAudit1763700000100, DecisionAuditJsonColumns1763700000101], poolSize: 4 }),
+    serviceDataSourceOptions({ url, schema: 'authz_audit', entities: [DecisionAuditRecord], migrations: DECISION_AUDIT_MIGRATIONS, poolSize: 4 }),
   );
 }
 
@@ -73,8 +74,8 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
     return dir;
   }
 
-  function writer(options: DecisionAuditWriterOptions = {}, dataSource: DataSource = ds): DecisionAuditWriter {
-    const w = new DecisionAuditWriter(dataSource, { flushIntervalMs: 10, retryInitialDelayMs: 10, retryMaxDelayMs: 50, ...options });
+  function writer(options: Partial<DecisionAuditWriterOptions> = {}, dataSource: DataSource = ds): DecisionAuditWriter {
+    const w = new DecisionAuditWriter(dataSource, { ...TEST_WRITER_SETTINGS, retryInitialDelayMs: 10, retryMaxDelayMs: 50, ...options });
     writers.push(w);
     return w;
   }
@@ -133,9 +134,29 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const documents = (type: string) => ['evaluations', 'resource_facts', 'revisions'].map((column) => ({ column, type }));
       expect(await ds.query(documentTypes)).toEqual(documents('json'));
 
+      const kind = async () => (await ds.query(`SELECT relkind FROM pg_class WHERE oid = to_regclass('authz_audit.decision_audit')`))[0]?.relkind;
+      expect(await kind()).toBe('p'); // partitioned by month of decided_at
+
+      // Rows written before the partitioning survive it, in the month partitions or the default one.
+      await ds.undoLastMigration({ transaction: 'each' });
+      expect(await kind()).toBe('r');
+      const old = [entry({ decidedAt: new Date('2019-03-04T05:06:07.000Z') }), entry()];
+      for (const e of old) {
+        await ds.query(
+          `INSERT INTO ${TABLE} (decision_id, decided_at, tenant_id, caller_kind, subject, action, module, resource_type, outcome, evaluations, cached, latency_ms)
+           VALUES ($1, $2, 't1', 'user', 'alice', 'View', 'cases', 'case', 'Permit', '[]', false, 1)`,
+          [e.decisionId, e.decidedAt],
+        );
+      }
       await ds.undoLastMigration({ transaction: 'each' });
       expect(await ds.query(documentTypes)).toEqual(documents('jsonb'));
-      await ds.undoLastMigration({ transaction: 'each' });
+      await ds.runMigrations({ transaction: 'each' });
+      expect(await kind()).toBe('p');
+      expect((await rowIds()).sort()).toEqual(old.map((e) => e.decisionId).sort());
+      const [{ partition }] = await ds.query(`SELECT tableoid::regclass::text AS partition FROM ${TABLE} WHERE decision_id = $1`, [old[0].decisionId]);
+      expect(partition).toBe('authz_audit.decision_audit_p201903');
+
+      for (let i = 0; i < 3; i++) await ds.undoLastMigration({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit') AS t`)).toEqual([{ t: null }]);
       await ds.runMigrations({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit')::text AS t`)).toEqual([{ t: 'authz_audit.decision_audit' }]);
@@ -647,7 +668,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
     });
 
     it('needs a spool directory for its journal', () => {
-      expect(() => new DecisionAuditWriter(ds, { durability: 'strict' })).toThrow(/spool directory/);
+      expect(() => new DecisionAuditWriter(ds, { ...TEST_WRITER_SETTINGS, durability: 'strict' })).toThrow(/spool directory/);
     });
   });
 });

@@ -147,7 +147,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
 
       // Everything that clears the permission cache... (a role rename or deletion also changes whom a
       // share with the role reaches, so it bumps ReBAC on its own account: see policy-invalidation.ts)
-      for (const type of [A.roleCreated, A.rolePermissionChanged, A.abacRuleChanged]) {
+      for (const type of [A.rolePermissionChanged, A.abacRuleChanged]) {
         await invalidation.handle(createEventEnvelope(type, {}, { tenantId: 't1' }));
       }
       await invalidation.handle(createEventEnvelope(A.featureChanged, { scope: 'global' }, { tenantId: null }));

@@ -19,6 +19,8 @@ export interface CachedDecision {
   permitted: boolean;
   evaluations: EvaluatorResult[];
   obligations: string[];
+  /** The grant expiry behind the decision (ISO), when one bounds it. */
+  validUntil?: string;
 }
 
 /** The stored value: the verdict and the instant (by the injected clock) after which it is no longer served. */
@@ -92,6 +94,7 @@ export class DecisionCache {
     // grant stops permitting at its expiry instant even when the entry is still held.
     if (entry === undefined || !(this.clock().getTime() < entry.expiresAt)) return { status: 'miss', revisions };
     const decision: CachedDecision = { outcome: entry.outcome, permitted: entry.permitted, evaluations: entry.evaluations, obligations: entry.obligations };
+    if (entry.validUntil !== undefined) decision.validUntil = entry.validUntil;
     return { status: 'hit', revisions, decision };
   }
 
@@ -109,7 +112,8 @@ export class DecisionCache {
     validUntil: string | Date | undefined = result.validUntil,
   ): Promise<boolean> {
     const valid = validateDecisionRequest(request);
-    if (bypassesDecisionCache(valid.caller) || result.failure !== undefined) return false;
+    // A refusal of the merge (delegation, a grant expired in flight) is about that instant: not kept.
+    if (bypassesDecisionCache(valid.caller) || result.failure !== undefined || result.reason !== undefined) return false;
     const now = this.clock().getTime();
     const ttl = this.entryTtl(now, validUntil);
     if (ttl === undefined) return false;
@@ -120,6 +124,7 @@ export class DecisionCache {
       obligations: [...result.obligations],
       expiresAt: now + ttl,
     };
+    if (validUntil !== undefined) entry.validUntil = new Date(validUntil).toISOString();
     try {
       await this.cache.set(decisionCacheKey(valid, revisions), entry, ttl);
       return true;
@@ -148,7 +153,7 @@ export function cachedDecisionResult(
   fresh: { decisionId: string; dataScope: DataScope },
 ): DecisionResult {
   const { decision } = hit;
-  return {
+  const result: DecisionResult = {
     outcome: decision.outcome,
     permitted: decision.permitted,
     evaluations: decision.evaluations,
@@ -158,4 +163,6 @@ export function cachedDecisionResult(
     revisions: hit.revisions,
     cached: true,
   };
+  if (decision.validUntil !== undefined) result.validUntil = decision.validUntil;
+  return result;
 }

@@ -12,8 +12,11 @@ function event(type: string, tenantId: string | null, payload: unknown = {}): Ev
 }
 
 describe('invalidationPlan', () => {
+  it('bumps nothing for a role created: it holds no permission and nobody holds it yet', () => {
+    expect(invalidationPlan(event(A.roleCreated, 't1', { roleName: 'clerk' }))).toEqual({ ignored: expect.stringContaining('changes no cached decision fact') });
+  });
+
   it.each([
-    [A.roleCreated, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],
     [A.roleUpdated, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1'), K.rebac('t1')]],
     [A.roleDeleted, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1'), K.rebac('t1')]],
     [A.rolePermissionChanged, 't1', {}, [K.tenantPolicy('t1'), K.dataScopeTenant('t1')]],

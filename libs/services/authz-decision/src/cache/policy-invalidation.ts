@@ -46,7 +46,13 @@ type Plan = { names: string[] } | { ignored: string };
 const A = EventTypes.authorization;
 const K = DecisionRevisionKeys;
 
-const TENANT_POLICY_EVENTS: readonly string[] = [A.roleCreated, A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
+/**
+ * Not `role.created`: a new role holds no permission and nobody holds it (its permissions and its
+ * holders each come with their own event), so it changes no decision. Bumping the tenant policy
+ * there made every role creation a miss for every cached decision of the tenant, the creator's own
+ * next check included.
+ */
+const TENANT_POLICY_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
 const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.delegationChanged, A.temporaryGrantChanged];
 /** Role shares apply to the holders of a role by its name: these change which shares apply to whom. */
 const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.userRoleAssigned, A.userRoleRevoked];
@@ -73,7 +79,8 @@ function subjectsOf(payload: AuthorizationChangePayload): string[] {
  *
  * | event | bumps |
  * |---|---|
- * | role created / updated / deleted, role-permission changed | tenant policy, tenant DataScope (role scope settings) |
+ * | role updated / deleted, role-permission changed | tenant policy, tenant DataScope (role scope settings) |
+ * | role created | nothing (no permission, no holder yet) |
  * | ABAC rule changed | tenant policy of the effective tenant |
  * | feature changed, scope global (or no tenant) | feature global |
  * | feature changed, scope tenant | that tenant's feature revision |

@@ -1,6 +1,6 @@
 import { ABAC_FIELD_TYPES, abacConditionProblem, AuthorizationAction, DecisionRequest, isAbacMember, isAuthorizationAction } from '@lp/contracts';
 import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacScalar, AbacVerdict } from './abac-rule';
-import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome } from './evaluator';
+import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome, NO_INPUTS } from './evaluator';
 import { PolicyFactsReader } from './policy-facts';
 
 /** The JSON type of each field's fact (the contract's table, re-exported for the core's callers). */
@@ -131,7 +131,7 @@ export class AbacEvaluator implements DecisionEvaluator {
 
   constructor(private readonly facts: PolicyFactsReader) {}
 
-  async evaluate({ request }: EvaluationContext): Promise<EvaluatorOutcome> {
+  async evaluate({ request, skipInputs }: EvaluationContext): Promise<EvaluatorOutcome> {
     let rules: readonly AbacRule[];
     try {
       rules = await this.facts.abacRules(request.caller.tenantId);
@@ -161,8 +161,9 @@ export class AbacEvaluator implements DecisionEvaluator {
           : rule.conditions.every((condition) => abacConditionHolds(condition, request))
             ? 'matched'
             : 'condition-false';
-      considered.push({ ruleId: rule.id, priority: rule.priority, verdict: rule.verdict, check, ...(problem ? { problem } : {}) });
-      const inputs = () => ({ rules: considered, notReached: ordered.length - considered.length });
+      // The trace of every rule tried, for explain only.
+      if (!skipInputs) considered.push({ ruleId: rule.id, priority: rule.priority, verdict: rule.verdict, check, ...(problem ? { problem } : {}) });
+      const inputs = () => (skipInputs ? NO_INPUTS : { rules: considered, notReached: ordered.length - considered.length });
       if (check === 'malformed') {
         return { result: { evaluator: this.name, verdict: 'Deny', reason: `${label(rule)} is malformed (${problem}): fail-closed` }, inputs: inputs() };
       }
@@ -175,7 +176,7 @@ export class AbacEvaluator implements DecisionEvaluator {
     }
     return {
       result: { evaluator: this.name, verdict: 'Neutral', reason: `no ABAC rule matched (${rules.length} considered)` },
-      inputs: { rules: considered, notReached: 0 },
+      inputs: skipInputs ? NO_INPUTS : { rules: considered, notReached: 0 },
     };
   }
 }

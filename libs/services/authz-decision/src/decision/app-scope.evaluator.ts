@@ -1,4 +1,4 @@
-import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
+import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome, NO_INPUTS } from './evaluator';
 
 /**
  * Spec §1 AppScope: an Application caller is allowed when its token scopes contain the request's
@@ -8,9 +8,9 @@ import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evalua
 export class AppScopeEvaluator implements DecisionEvaluator {
   readonly name = 'AppScope' as const;
 
-  async evaluate({ request, permissionCode }: EvaluationContext): Promise<EvaluatorOutcome> {
+  async evaluate({ request, permissionCode, skipInputs }: EvaluationContext): Promise<EvaluatorOutcome> {
     const { caller } = request;
-    const inputs = { callerKind: caller.kind, clientId: caller.clientId, permissionCode, scopes: [...caller.scopes] };
+    const inputs = skipInputs ? NO_INPUTS : { callerKind: caller.kind, clientId: caller.clientId, permissionCode, scopes: [...caller.scopes] };
     if (caller.kind !== 'application') {
       return { result: { evaluator: this.name, verdict: 'Neutral', reason: `caller is a ${caller.kind} caller: AppScope not applicable` }, inputs };
     }

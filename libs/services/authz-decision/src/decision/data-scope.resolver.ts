@@ -153,7 +153,8 @@ export class DataScopeResolver {
 
   private async relationEvidence({ caller, resource, action }: DecisionRequest): Promise<readonly ScopeEvidence[]> {
     const { resourceType, resourceId } = resource;
-    if (caller.kind === 'application' || resourceId === undefined || !REBAC_RESOURCE_TYPES.includes(resourceType)) return [];
+    // A delegated caller's scope is its grant's (see DecisionEngine): a relation cannot widen it.
+    if (caller.kind !== 'user' || resourceId === undefined || !REBAC_RESOURCE_TYPES.includes(resourceType)) return [];
     const relations = await this.facts.relations(caller.tenantId, caller.subject, resourceType, resourceId);
     return relationScopeEvidence(relationsAllowing(relations, caller.subject, resourceType, resourceId, action));
   }

@@ -4,6 +4,7 @@ import { AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { createStandardEvaluators, DecisionEngine, DecisionFailure } from './decision-engine';
 import { mergeEvaluations } from './decision-merge';
 import { minutesFrom, NOW, TENANT } from './decision.fixtures';
+import { FEATURE_ENABLED_VERDICTS, FeatureEnabledVerdict } from './feature.evaluator';
 import { InMemoryPolicyFacts } from './in-memory-policy-facts';
 import { DataScopeSetting, POLICY_STORE_NAMES, PolicyStoreName, RelationName } from './policy-facts';
 
@@ -195,7 +196,7 @@ function requestOf(r: ModelRequest): DecisionRequest {
 
 type Verdicts = Record<EvaluatorName, EvaluatorVerdict>;
 
-function referenceVerdicts(m: Model, r: ModelRequest): Verdicts {
+function referenceVerdicts(m: Model, r: ModelRequest, featureEnabledVerdict: FeatureEnabledVerdict = 'neutral'): Verdicts {
   const code = `${r.module}.${r.resourceType}.${r.action.toLowerCase()}`;
   const fails = (store: PolicyStoreName) => m.failing === store;
   const subject = r.kind === 'application' ? 'app1' : 'alice';
@@ -251,38 +252,53 @@ function referenceVerdicts(m: Model, r: ModelRequest): Verdicts {
   const featureCode = (FEATURES as Record<string, string>)[r.module];
   if (featureCode) {
     if (fails('features')) feature = 'Deny';
-    else feature = (m.featureOverrides[featureCode] ?? m.featureDefaults[featureCode]) === true ? 'Allow' : 'Deny';
+    else if ((m.featureOverrides[featureCode] ?? m.featureDefaults[featureCode]) !== true) feature = 'Deny';
+    else feature = featureEnabledVerdict === 'allow' ? 'Allow' : 'Neutral';
   }
   return { RBAC: rbac, AppScope: appScope, ABAC: abac, ReBAC: rebac, Feature: feature };
 }
 
-function referenceOutcome(verdicts: EvaluatorVerdict[]): string {
-  if (verdicts.includes('Deny')) return 'Deny';
-  if (verdicts.includes('Allow')) return 'Permit';
-  return 'NoMatchingPolicy';
+/** Spec §1 merge, with the delegation cap: a delegated caller is permitted only through RBAC's Allow. */
+function referenceOutcome(verdicts: Partial<Verdicts>, delegated = false): string {
+  const all = Object.values(verdicts);
+  if (all.includes('Deny')) return 'Deny';
+  if (!all.includes('Allow')) return 'NoMatchingPolicy';
+  return delegated && verdicts.RBAC !== 'Allow' ? 'Deny' : 'Permit';
 }
 
 function verdictsOf(evaluations: EvaluatorResult[]): Partial<Verdicts> {
   return Object.fromEntries(evaluations.map((e) => [e.evaluator, e.verdict]));
 }
 
-const engineFor = (facts: InMemoryPolicyFacts, evaluators = createStandardEvaluators(facts)) =>
-  new DecisionEngine({ facts, evaluators, clock: () => NOW });
+const engineFor = (facts: InMemoryPolicyFacts, evaluators = createStandardEvaluators(facts)) => new DecisionEngine({ facts, evaluators, clock: () => NOW });
 
 const healthy = scenario(fc.constant(null));
 const anyFailure = scenario(fc.option(fc.constantFrom(...POLICY_STORE_NAMES), { nil: null }));
 
 describe('DecisionEngine properties', () => {
-  it('agrees with the reference on every evaluator verdict and on the outcome', async () => {
+  it.each(FEATURE_ENABLED_VERDICTS)('agrees with the reference on every evaluator verdict and on the outcome (enabled feature: %s)', async (featureEnabledVerdict) => {
     await fc.assert(
       fc.asyncProperty(anyFailure, async ([m, r]) => {
-        const result = await engineFor(factsOf(m)).decide(requestOf(r));
-        const expected = referenceVerdicts(m, r);
+        const facts = factsOf(m);
+        const result = await engineFor(facts, createStandardEvaluators(facts, { featureEnabledVerdict })).decide(requestOf(r));
+        const expected = referenceVerdicts(m, r, featureEnabledVerdict);
         expect(verdictsOf(result.evaluations)).toEqual(expected);
-        expect(result.outcome).toBe(referenceOutcome(Object.values(expected)));
+        expect(result.outcome).toBe(referenceOutcome(expected, r.kind === 'delegated'));
         expect(result.permitted).toBe(result.outcome === 'Permit');
       }),
       { numRuns: 1000 },
+    );
+  });
+
+  it('a delegated caller is never permitted beyond what its delegated grant and the delegator hold', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyFailure, async ([m, r]) => {
+        if (r.kind !== 'delegated') return;
+        const facts = factsOf(m);
+        const result = await engineFor(facts, createStandardEvaluators(facts, { featureEnabledVerdict: 'allow' })).decide(requestOf(r));
+        if (result.permitted) expect(referenceVerdicts(m, r).RBAC).toBe('Allow');
+      }),
+      { numRuns: 500 },
     );
   });
 
@@ -347,6 +363,17 @@ describe('DecisionEngine properties', () => {
     );
   });
 
+  it('decide (no evaluator inputs built) answers exactly what explain traces', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyFailure, async ([m, r]) => {
+        const engine = new DecisionEngine({ facts: factsOf(m), clock: () => NOW, newDecisionId: () => 'same' });
+        const [decided, explained] = await Promise.all([engine.decide(requestOf(r)), engine.explain(requestOf(r))]);
+        expect(decided).toEqual(explained.decision);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('a decision-cache hit recomputes the same DataScope from unchanged facts', async () => {
     await fc.assert(
       fc.asyncProperty(healthy, async ([m, r]) => {
@@ -384,12 +411,24 @@ describe('mergeEvaluations properties', () => {
     fc.assert(
       fc.property(results, fc.nat(), (rows, seed) => {
         const merged = mergeEvaluations(rows);
-        expect(merged.outcome).toBe(referenceOutcome(rows.map((x) => x.verdict)));
+        expect(merged.outcome).toBe(referenceOutcome(Object.fromEntries(rows.map((x) => [x.evaluator, x.verdict]))));
         const rotated = [...rows.slice(seed % (rows.length || 1)), ...rows.slice(0, seed % (rows.length || 1))];
         const again = mergeEvaluations(rotated);
         expect(again.outcome).toBe(merged.outcome);
         expect(again.denialReasons[0]).toBe(rotated.filter((x) => x.verdict === 'Deny').map((x) => `${x.evaluator}: ${x.reason}`)[0]);
         if (merged.permitted) expect(merged.obligations).toEqual(rows.filter((x) => x.verdict === 'Allow').flatMap((x) => x.obligations ?? []));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('for a delegated caller, only RBAC can permit and every other evaluator can only add a Deny', () => {
+    fc.assert(
+      fc.property(results, (rows) => {
+        const merged = mergeEvaluations(rows, { delegated: true });
+        expect(merged.outcome).toBe(referenceOutcome(Object.fromEntries(rows.map((x) => [x.evaluator, x.verdict])), true));
+        if (merged.permitted) expect(rows.find((x) => x.evaluator === 'RBAC')?.verdict).toBe('Allow');
+        if (merged.rule === 'DelegationNotCovered') expect(merged.denialReasons).toHaveLength(1);
       }),
       { numRuns: 500 },
     );

@@ -1,9 +1,11 @@
 import { AuthorizationAction, DecisionRequest, EvaluatorName, EvaluatorVerdict, ValidationError } from '@lp/contracts';
 import { AbacVerdict } from './abac-rule';
+import { AppScopeEvaluator } from './app-scope.evaluator';
 import { DecisionEngine, DecisionFailure } from './decision-engine';
 import { InvalidDecisionRequestError } from './decision.errors';
 import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from './decision.fixtures';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
+import { FeatureEvaluator } from './feature.evaluator';
 import { InMemoryPolicyFacts } from './in-memory-policy-facts';
 import { POLICY_STORE_NAMES } from './policy-facts';
 
@@ -138,7 +140,7 @@ describe('DecisionEngine', () => {
         request(user('alice'), AuthorizationAction.View, { module: 'Tickets', resourceType: 'Ticket' }),
       );
       expect(explanation.permissionCode).toBe('tickets.ticket.view');
-      expect(explanation.decision.evaluations.find((e) => e.evaluator === 'Feature')?.verdict).toBe('Allow');
+      expect(explanation.decision.evaluations.find((e) => e.evaluator === 'Feature')).toMatchObject({ verdict: 'Neutral', reason: 'FeatureEnabled: feature tickets enabled' });
       expect(explanation.decision.outcome).toBe('Permit');
     });
   });
@@ -228,10 +230,57 @@ describe('DecisionEngine', () => {
     expect(result).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: TENANT } });
   });
 
-  it('spec-literal merge rule 3: an enabled feature alone permits a caller without any grant', async () => {
-    // Recorded so a change of this reading is deliberate (see the decision folder's report).
+  it('an enabled feature is a gate: it permits nothing alone, and still shows in the evaluations', async () => {
     const result = await new DecisionEngine({ facts: facts() }).decide(request(user('mallory'), AuthorizationAction.Delete, { module: 'tickets', resourceType: 'ticket' }));
+    expect(result).toMatchObject({ outcome: 'NoMatchingPolicy', permitted: false, dataScope: { kind: 'none' } });
+    expect(result.evaluations.find((e) => e.evaluator === 'Feature')).toEqual({ evaluator: 'Feature', verdict: 'Neutral', reason: 'FeatureEnabled: feature tickets enabled' });
+  });
+
+  it('spec-literal merge rule 3 (AUTHZ_FEATURE_ENABLED_VERDICT=allow): an enabled feature alone permits a caller without any grant', async () => {
+    const engine = new DecisionEngine({ facts: facts(), featureEnabledVerdict: 'allow' });
+    const result = await engine.decide(request(user('mallory'), AuthorizationAction.Delete, { module: 'tickets', resourceType: 'ticket' }));
     expect(result).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'own', subject: 'mallory' } });
+  });
+
+  describe('delegated callers never exceed their grant', () => {
+    const inFlight = () => {
+      const f = facts();
+      f.grantTemporary(TENANT, 'bob', { grantId: 'g1', permissions: ['cases.case.view'], expiresAt: minutesFrom(NOW, 60) });
+      f.delegate(TENANT, 'bob', { grantId: 'd1', actor: 'carol', permissions: ['cases.case.view'], expiresAt: minutesFrom(NOW, 5) });
+      return f;
+    };
+
+    it('a grant that expires while the evaluators run does not permit', async () => {
+      const f = inFlight();
+      let now = NOW;
+      // The subject's permissions arrive after the delegated grant's expiry: a slow store read.
+      const slow = Object.create(f) as typeof f;
+      slow.permissionsOfSubject = async (tenantId: string, subject: string) => {
+        const permissions = await f.permissionsOfSubject(tenantId, subject);
+        now = minutesFrom(NOW, 6);
+        return permissions;
+      };
+      const result = await new DecisionEngine({ facts: slow, clock: () => now }).explain(request(delegated('bob', 'carol'), AuthorizationAction.View));
+      expect(result.evaluators.find((e) => e.evaluator === 'RBAC')?.verdict).toBe('Allow');
+      expect(result.decision).toMatchObject({ outcome: 'Deny', permitted: false, dataScope: { kind: 'none' } });
+      expect(result.decision.reason).toMatch(/^GrantExpiredInFlight: a grant behind the Allow expired at .*Z, before the decision completed$/);
+      expect(result.merge.rule).toBe('GrantExpiredInFlight');
+    });
+
+    it('the same grant still valid when the evaluators finish permits', async () => {
+      const result = await new DecisionEngine({ facts: inFlight(), clock: () => minutesFrom(NOW, 4) }).decide(request(delegated('bob', 'carol'), AuthorizationAction.View));
+      expect(result).toMatchObject({ outcome: 'Permit', validUntil: minutesFrom(NOW, 5).toISOString() });
+      expect(result.reason).toBeUndefined();
+    });
+
+    it('without RBAC registered, no other evaluator can permit a delegated caller', async () => {
+      const f = facts();
+      const engine = new DecisionEngine({ facts: f, evaluators: [new AppScopeEvaluator(), new FeatureEvaluator(f, 'allow')] });
+      const result = await engine.decide(request(delegated('bob', 'carol'), AuthorizationAction.View, { module: 'tickets', resourceType: 'ticket' }));
+      expect(result).toMatchObject({ outcome: 'Deny', permitted: false });
+      expect(result.reason).toContain('DelegationNotCovered');
+      expect(result.reason).toContain('RBAC is not registered');
+    });
   });
 
   describe('explain', () => {

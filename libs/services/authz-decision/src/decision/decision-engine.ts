@@ -7,7 +7,7 @@ import { DataScopeResolution, DataScopeResolver, resolveDataScopeWithTrace } fro
 import { MergedDecision, mergeEvaluations } from './decision-merge';
 import { validateDecisionRequest } from './decision-request.validator';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
-import { FeatureEvaluator } from './feature.evaluator';
+import { FeatureEnabledVerdict, FeatureEvaluator } from './feature.evaluator';
 import { PolicyFactsReader, PolicyStoreName } from './policy-facts';
 import { RbacEvaluator } from './rbac.evaluator';
 import { RebacEvaluator } from './rebac.evaluator';
@@ -53,6 +53,8 @@ export interface DecisionEngineOptions {
   clock?: Clock;
   /** Registration order; defaults to `createStandardEvaluators(facts)`. */
   evaluators?: readonly DecisionEvaluator[];
+  /** What an enabled feature answers when `evaluators` is not given; default `neutral`. */
+  featureEnabledVerdict?: FeatureEnabledVerdict;
   newDecisionId?: () => string;
   /**
    * Where `resolveDataScope` (a decision-cache hit) reads its facts; defaults to `facts`. The
@@ -61,9 +63,20 @@ export interface DecisionEngineOptions {
   scopeFacts?: PolicyFactsReader;
 }
 
+export interface StandardEvaluatorOptions {
+  /** What an enabled feature answers (`AUTHZ_FEATURE_ENABLED_VERDICT`); default `neutral`. */
+  featureEnabledVerdict?: FeatureEnabledVerdict;
+}
+
 /** The five evaluators of spec §1 in their documented registration order. */
-export function createStandardEvaluators(facts: PolicyFactsReader): DecisionEvaluator[] {
-  return [new RbacEvaluator(facts), new AppScopeEvaluator(), new AbacEvaluator(facts), new RebacEvaluator(facts), new FeatureEvaluator(facts)];
+export function createStandardEvaluators(facts: PolicyFactsReader, options: StandardEvaluatorOptions = {}): DecisionEvaluator[] {
+  return [
+    new RbacEvaluator(facts),
+    new AppScopeEvaluator(),
+    new AbacEvaluator(facts),
+    new RebacEvaluator(facts),
+    new FeatureEvaluator(facts, options.featureEnabledVerdict),
+  ];
 }
 
 function errorText(error: unknown): string {
@@ -85,7 +98,7 @@ export class DecisionEngine {
   constructor(options: DecisionEngineOptions) {
     this.facts = options.facts;
     this.clock = options.clock ?? systemClock;
-    this.evaluators = [...(options.evaluators ?? createStandardEvaluators(options.facts))];
+    this.evaluators = [...(options.evaluators ?? createStandardEvaluators(options.facts, { featureEnabledVerdict: options.featureEnabledVerdict }))];
     this.newDecisionId = options.newDecisionId ?? randomUUID;
     this.dataScopes = new DataScopeResolver(options.scopeFacts ?? this.facts, this.clock);
     const names = this.evaluators.map((e) => e.name);
@@ -98,32 +111,62 @@ export class DecisionEngine {
     return this.evaluators.map((e) => e.name);
   }
 
-  /** @throws InvalidDecisionRequestError for a request that cannot be evaluated. */
+  /**
+   * The decision alone: evaluators skip their explain `inputs`, and no trace is assembled (this is
+   * the path of every uncached decision).
+   * @throws InvalidDecisionRequestError for a request that cannot be evaluated.
+   */
   async decide(request: DecisionRequest): Promise<DecisionEngineResult> {
-    return (await this.explain(request)).decision;
+    return (await this.evaluate(request, false)).decision;
   }
 
   /** Decides and returns every evaluator's inputs and verdict, the merge and the DataScope resolution. */
   async explain(request: DecisionRequest): Promise<DecisionExplanation> {
+    const { decision, valid, context, outcomes, merge, dataScope } = await this.evaluate(request, true);
+    return {
+      decision,
+      request: valid,
+      permissionCode: context.permissionCode,
+      evaluatedAt: context.now.toISOString(),
+      evaluators: outcomes.map(({ outcome, error }) => ({
+        ...outcome.result,
+        inputs: outcome.inputs,
+        ...(outcome.storeFailure ? { storeFailure: outcome.storeFailure } : {}),
+        ...(error !== undefined ? { error } : {}),
+      })),
+      merge,
+      dataScope,
+    };
+  }
+
+  private async evaluate(request: DecisionRequest, trace: boolean) {
     const valid = validateDecisionRequest(request);
     const now = this.clock();
     const context: EvaluationContext = {
       request: valid,
       permissionCode: permissionCode(valid.resource.module, valid.resource.resourceType, valid.action),
       now,
+      skipInputs: !trace,
     };
     // Spec §1 merge rule 1: every evaluator runs, whatever another one answers.
     const outcomes = await Promise.all(this.evaluators.map((evaluator) => this.run(evaluator, context)));
 
-    const merge = mergeEvaluations(outcomes.map((o) => o.outcome.result));
-    const allowing = outcomes.filter((o) => o.outcome.result.verdict === 'Allow');
+    const delegated = valid.caller.kind === 'delegated';
+    const evaluated = mergeEvaluations(
+      outcomes.map((o) => o.outcome.result),
+      { delegated },
+    );
+    // A delegated caller is permitted only through RBAC's delegated-grant Allow, so only that Allow
+    // shapes its scope and expiry: a relation or a rule of the delegator cannot widen the grant.
+    const allowing = outcomes.filter((o) => o.outcome.result.verdict === 'Allow' && (!delegated || o.outcome.result.evaluator === 'RBAC'));
+    const expiries = allowing.flatMap((o) => o.outcome.grantExpiries ?? []).map((d) => d.getTime());
+    const merge = this.expiredInFlight(evaluated, expiries);
     const dataScope = resolveDataScopeWithTrace({
       caller: valid.caller,
       resource: valid.resource,
       permitted: merge.permitted,
       evidence: allowing.flatMap((o) => o.outcome.scope ?? []),
     });
-    const expiries = allowing.flatMap((o) => o.outcome.grantExpiries ?? []).map((d) => d.getTime());
     const failure = outcomes.some((o) => o.error !== undefined)
       ? DecisionFailure.EvaluatorFailed
       : outcomes.some((o) => o.outcome.storeFailure !== undefined)
@@ -138,23 +181,11 @@ export class DecisionEngine {
       obligations: merge.obligations,
       dataScope: dataScope.dataScope,
       cached: false,
-      ...(failure ? { failure } : {}),
-      ...(expiries.length > 0 ? { validUntil: validUntilOf(expiries, now) } : {}),
     };
-    return {
-      decision,
-      request: valid,
-      permissionCode: context.permissionCode,
-      evaluatedAt: now.toISOString(),
-      evaluators: outcomes.map(({ outcome, error }) => ({
-        ...outcome.result,
-        inputs: outcome.inputs,
-        ...(outcome.storeFailure ? { storeFailure: outcome.storeFailure } : {}),
-        ...(error !== undefined ? { error } : {}),
-      })),
-      merge,
-      dataScope,
-    };
+    if (failure) decision.failure = failure;
+    if (merge.rule === 'DelegationNotCovered' || merge.rule === 'GrantExpiredInFlight') decision.reason = `${merge.rule}: ${merge.denialReasons[0]}`;
+    if (expiries.length > 0) decision.validUntil = validUntilOf(expiries, now);
+    return { decision, valid, context, outcomes, merge, dataScope };
   }
 
   /**
@@ -163,6 +194,25 @@ export class DecisionEngine {
    */
   resolveDataScope(request: DecisionRequest, permitted: boolean): Promise<DataScope> {
     return this.dataScopes.resolve(request, permitted);
+  }
+
+  /**
+   * Evaluators judge expiry at the instant sampled before they run. A grant behind the Allow that
+   * expired while they ran (a slow store read) must not permit: checked again once they are done.
+   */
+  private expiredInFlight(merge: MergedDecision, expiries: number[]): MergedDecision {
+    if (!merge.permitted || expiries.length === 0) return merge;
+    const earliest = Math.min(...expiries);
+    const finishedAt = this.clock().getTime();
+    if (Number.isFinite(earliest) && earliest > finishedAt) return merge;
+    const when = Number.isFinite(earliest) ? new Date(earliest).toISOString() : 'an unreadable instant';
+    return {
+      outcome: 'Deny',
+      permitted: false,
+      rule: 'GrantExpiredInFlight',
+      denialReasons: [`a grant behind the Allow expired at ${when}, before the decision completed`],
+      obligations: [],
+    };
   }
 
   private async run(evaluator: DecisionEvaluator, context: EvaluationContext): Promise<{ outcome: EvaluatorOutcome; error?: string }> {

@@ -9,7 +9,15 @@ export interface EvaluationContext {
   readonly permissionCode: PermissionCode;
   /** Sampled once per decision so every evaluator judges expiry at the same instant. */
   readonly now: Date;
+  /**
+   * Set by `DecisionEngine.decide`: nobody will read `inputs` (a trace for `explain`), so an
+   * evaluator may answer `NO_INPUTS` instead of building them; they cost every uncached decision.
+   */
+  readonly skipInputs?: boolean;
 }
+
+/** The `inputs` of an evaluator outcome when the context skips them. */
+export const NO_INPUTS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 /**
  * Row-scope facts behind an Allow, consumed by DataScope resolution. Only the source that decided
@@ -22,8 +30,8 @@ export type ScopeEvidence =
 
 export interface EvaluatorOutcome {
   result: EvaluatorResult;
-  /** What the evaluator considered, for `explain()`; plain JSON-friendly data. */
-  inputs: Record<string, unknown>;
+  /** What the evaluator considered, for `explain()`; plain JSON-friendly data (`NO_INPUTS` without `trace`). */
+  inputs: Readonly<Record<string, unknown>>;
   scope?: readonly ScopeEvidence[];
   /** Expiry of every temporary or delegated grant behind an Allow (bounds cache lifetime). */
   grantExpiries?: readonly Date[];

@@ -1,5 +1,5 @@
 import { isPlatformPermission, PermissionCode, PLATFORM_TENANT, TrustedCaller } from '@lp/contracts';
-import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome, ScopeEvidence } from './evaluator';
+import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutcome, NO_INPUTS, ScopeEvidence } from './evaluator';
 import { DelegatedGrant, PolicyFactsReader, RoleBinding, SubjectPermissions, TemporaryGrant } from './policy-facts';
 
 /** How RBAC judged one caller against one code; shared by the evaluator and DataScope resolution. */
@@ -119,7 +119,7 @@ export class RbacEvaluator implements DecisionEvaluator {
 
   constructor(private readonly facts: PolicyFactsReader) {}
 
-  async evaluate({ request, permissionCode, now }: EvaluationContext): Promise<EvaluatorOutcome> {
+  async evaluate({ request, permissionCode, now, skipInputs }: EvaluationContext): Promise<EvaluatorOutcome> {
     const { caller } = request;
     const inputs: Record<string, unknown> = { callerKind: caller.kind, subject: caller.subject, permissionCode };
     if (caller.tenantId !== PLATFORM_TENANT && isPlatformPermission(permissionCode)) {
@@ -145,6 +145,20 @@ export class RbacEvaluator implements DecisionEvaluator {
         storeFailure: 'subjectPermissions',
       };
     }
+    if (!skipInputs) this.describeFacts(inputs, caller, permissions, permissionCode, now);
+
+    const finding = rbacFinding(caller, permissionCode, permissions, now);
+    if (!finding.allowed) return this.neutral(finding.reason, skipInputs ? NO_INPUTS : inputs);
+    return {
+      result: { evaluator: this.name, verdict: 'Allow', reason: finding.reason },
+      inputs: skipInputs ? NO_INPUTS : inputs,
+      scope: finding.scope,
+      grantExpiries: finding.grantExpiries,
+    };
+  }
+
+  /** The subject's bindings and grants as `explain` shows them. */
+  private describeFacts(inputs: Record<string, unknown>, caller: TrustedCaller, permissions: SubjectPermissions, permissionCode: PermissionCode, now: Date): void {
     inputs['roles'] = permissions.roles.map((role) => ({
       roleName: role.roleName,
       dataScope: role.dataScope,
@@ -165,18 +179,9 @@ export class RbacEvaluator implements DecisionEvaluator {
         holdsCode: grant.permissions.includes(permissionCode),
       }));
     }
-
-    const finding = rbacFinding(caller, permissionCode, permissions, now);
-    if (!finding.allowed) return this.neutral(finding.reason, inputs);
-    return {
-      result: { evaluator: this.name, verdict: 'Allow', reason: finding.reason },
-      inputs,
-      scope: finding.scope,
-      grantExpiries: finding.grantExpiries,
-    };
   }
 
-  private neutral(reason: string, inputs: Record<string, unknown>): EvaluatorOutcome {
+  private neutral(reason: string, inputs: Readonly<Record<string, unknown>>): EvaluatorOutcome {
     return { result: { evaluator: this.name, verdict: 'Neutral', reason }, inputs };
   }
 }

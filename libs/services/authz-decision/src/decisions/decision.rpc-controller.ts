@@ -1,7 +1,8 @@
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { DecisionRequest, RpcPatterns, ValidationError } from '@lp/contracts';
+import { DecisionReply, DecisionRequest, RpcPatterns, ValidationError } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { RpcController } from '@lp/platform/messaging';
+import { decisionReplyOf } from './decision-reply';
 import { DecisionService } from './decision.service';
 
 export const MAX_RPC_DECISION_BATCH = 100;
@@ -17,17 +18,18 @@ export class DecisionRpcController {
 
   @MessagePattern(RpcPatterns.authz.decide)
   @SkipAuthorization('the decision plane itself: every guard calls it')
-  decide(@Payload() request: DecisionRequest) {
-    return this.decisions.decide(request);
+  async decide(@Payload() request: DecisionRequest): Promise<DecisionReply> {
+    return decisionReplyOf(await this.decisions.decide(request), request?.withReasons === true);
   }
 
   @MessagePattern(RpcPatterns.authz.decideBatch)
   @SkipAuthorization('the decision plane itself: every guard calls it')
-  decideBatch(@Payload() requests: DecisionRequest[]) {
+  async decideBatch(@Payload() requests: DecisionRequest[]): Promise<DecisionReply[]> {
     if (!Array.isArray(requests) || requests.length === 0 || requests.length > MAX_RPC_DECISION_BATCH) {
       throw new ValidationError({ requests: [`a batch holds 1 to ${MAX_RPC_DECISION_BATCH} requests`] });
     }
-    return this.decisions.decideBatch(requests);
+    const results = await this.decisions.decideBatch(requests);
+    return results.map((result, i) => decisionReplyOf(result, requests[i]?.withReasons === true));
   }
 
   @MessagePattern(RpcPatterns.authz.explain)

@@ -24,7 +24,7 @@ describe('DecisionService', () => {
     facts.defineRole('t1', 'clerk', 'office', ['cases.case.view']);
     facts.bindRole('t1', 'alice', 'clerk');
     facts.setOffices('t1', 'alice', ['paris']);
-    const audit = new DecisionAuditWriter({} as DataSource, { maxBacklog });
+    const audit = new DecisionAuditWriter({} as DataSource, { durability: 'batched', batchSize: 500, flushIntervalMs: 200, maxBacklog });
     const revisions = new InMemoryRevisionCounters();
     const service = new DecisionService(
       new DecisionEngine({ facts }),

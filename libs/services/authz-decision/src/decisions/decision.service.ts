@@ -58,10 +58,10 @@ export class DecisionService {
       const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted);
       return cachedDecisionResult(lookup, { decisionId: randomUUID(), dataScope });
     }
-    const { validUntil, ...fresh } = await this.engine.decide(valid);
+    const fresh = await this.engine.decide(valid);
     if (lookup.status === 'bypass') return fresh;
     const result = { ...fresh, revisions: lookup.revisions };
-    await this.cache.store(valid, lookup.revisions, result, validUntil);
+    await this.cache.store(valid, lookup.revisions, result, fresh.validUntil);
     return result;
   }
 

@@ -1,12 +1,12 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigModule } from '@lp/platform/config';
 import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { DecisionAuditQuery, DecisionAuditWriter } from '../audit';
-import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
+import { announceFeatureEnabledVerdict, AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
 import { CachedRelationsReader, DecisionCache, PolicyInvalidation, RevisionStampedNearCache, ScopeFactsCache } from '../cache';
 import { DecisionEngine } from '../decision';
 import { SqlPolicyFactsReader } from '../policy-facts';
@@ -31,7 +31,9 @@ const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
         // Evaluations read relations through the ReBAC cache; a decision-cache hit recomputes its
         // DataScope through the DataScope cache. Each has its own revisions (spec §1, Cache behavior 4).
         const facts = new CachedRelationsReader(new SqlPolicyFactsReader(ds), cache, revisions, config.DECISION_CACHE_TTL_MS);
-        return new DecisionEngine({ facts, scopeFacts: new ScopeFactsCache(facts, cache, revisions, config.DECISION_CACHE_TTL_MS) });
+        announceFeatureEnabledVerdict(config, new Logger('DecisionEngine'));
+        const scopeFacts = new ScopeFactsCache(facts, cache, revisions, config.DECISION_CACHE_TTL_MS);
+        return new DecisionEngine({ facts, scopeFacts, featureEnabledVerdict: config.AUTHZ_FEATURE_ENABLED_VERDICT });
       },
     },
     {

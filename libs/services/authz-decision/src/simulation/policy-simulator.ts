@@ -17,6 +17,7 @@ import { DecisionAuditRecord } from '../audit';
 import { AbacCondition, AbacRule, AbacVerdict } from '../decision/abac-rule';
 import { Clock, systemClock } from '../decision/clock';
 import { DecisionEngine } from '../decision/decision-engine';
+import { FeatureEnabledVerdict } from '../decision/feature.evaluator';
 import { PolicyFactsReader, RoleBinding } from '../decision/policy-facts';
 import { MemoizedPolicyFacts, OverlayPolicyFacts, ResolvedOverlay } from './overlay-policy-facts';
 
@@ -85,13 +86,25 @@ const unique = <T>(values: T[]) => [...new Set(values)];
  * stored facts with an overlay applied, with no cache and no audit: nothing is written anywhere.
  * The tenant is always the asking caller's.
  */
+export interface PolicySimulatorOptions {
+  clock?: Clock;
+  /** `AUTHZ_FEATURE_ENABLED_VERDICT` of the service, so a simulation answers what a decision would. */
+  featureEnabledVerdict?: FeatureEnabledVerdict;
+}
+
 export class PolicySimulator {
+  private readonly clock: Clock;
+  private readonly featureEnabledVerdict: FeatureEnabledVerdict | undefined;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly facts: () => PolicyFactsReader,
     private readonly catalog: SimulationCatalog,
-    private readonly clock: Clock = systemClock,
-  ) {}
+    options: PolicySimulatorOptions = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.featureEnabledVerdict = options.featureEnabledVerdict;
+  }
 
   /** One decision for user `subject` of the caller's tenant, with the overlay applied. */
   async simulate(tenantId: string, subject: unknown, request: unknown, overlay: PolicyOverlay): Promise<SimulatedDecision> {
@@ -102,7 +115,7 @@ export class PolicySimulator {
     if (Object.keys(problems).length > 0) throw new ValidationError(problems);
     const resolved = await this.resolve(tenantId, overlay);
     const caller: TrustedCaller = { kind: 'user', subject: subject as string, tenantId, scopes: [], claimsDigest: 'simulation' };
-    const engine = new DecisionEngine({ facts: new OverlayPolicyFacts(this.facts(), resolved), clock: this.clock });
+    const engine = new DecisionEngine({ facts: new OverlayPolicyFacts(this.facts(), resolved), clock: this.clock, featureEnabledVerdict: this.featureEnabledVerdict });
     const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide({
       caller,
       resource: r.resource as unknown as DecisionRequest['resource'],
@@ -138,8 +151,9 @@ export class PolicySimulator {
 
     const now = this.clock();
     const facts = new MemoizedPolicyFacts(this.facts());
-    const before = new DecisionEngine({ facts, clock: () => now });
-    const after = new DecisionEngine({ facts: new OverlayPolicyFacts(facts, resolved), clock: () => now });
+    const featureEnabledVerdict = this.featureEnabledVerdict;
+    const before = new DecisionEngine({ facts, clock: () => now, featureEnabledVerdict });
+    const after = new DecisionEngine({ facts: new OverlayPolicyFacts(facts, resolved), clock: () => now, featureEnabledVerdict });
     const flipped: ReplayFlip[] = [];
     let skipped = 0;
     for (const row of rows) {

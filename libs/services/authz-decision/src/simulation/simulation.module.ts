@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
 import { SqlPolicyFactsReader } from '../policy-facts';
 import { PolicySimulator } from './policy-simulator';
 import { SimulationRpcController } from './simulation.rpc-controller';
@@ -14,8 +15,10 @@ import { SqlSimulationCatalog } from './sql-simulation-catalog';
   providers: [
     {
       provide: PolicySimulator,
-      inject: [DataSource],
-      useFactory: (ds: DataSource) => new PolicySimulator(ds, () => new SqlPolicyFactsReader(ds), new SqlSimulationCatalog(ds)),
+      inject: [DataSource, authzDecisionConfig.token],
+      // The same feature setting as real decisions: a simulation must answer what the service would.
+      useFactory: (ds: DataSource, config: AuthzDecisionConfig) =>
+        new PolicySimulator(ds, () => new SqlPolicyFactsReader(ds), new SqlSimulationCatalog(ds), { featureEnabledVerdict: config.AUTHZ_FEATURE_ENABLED_VERDICT }),
     },
   ],
 })

@@ -2,9 +2,33 @@ import { EventTypes } from '@lp/contracts';
 import { MenuProjection, MenuProjectionCache, menuDropPlan } from './menu-projection.cache';
 
 const A = EventTypes.authorization;
-const projection = (codes: string[], validUntil: number | null = null): MenuProjection => ({ codes, menu: { modules: [] }, validUntil });
+const projection = (codes: string[], validUntil: number | null = null, delegators: string[] = []): MenuProjection => ({
+  codes,
+  permissions: codes.map((code) => ({ code, sources: [{ kind: 'role', role: 'r' }] })),
+  disabledFeatures: [],
+  delegators,
+  menu: { modules: [] },
+  validUntil,
+});
 
 describe('menuDropPlan', () => {
+  it('drops a tenant for a feature override, every tenant for a global default', () => {
+    expect(menuDropPlan(A.featureChanged, { code: 'chat', scope: 'tenant' }, 't1')).toEqual({ tenantId: 't1', wholeTenant: true });
+    expect(menuDropPlan(A.featureChanged, { code: 'chat', scope: 'global' }, 't1')).toEqual({ everyTenant: true });
+    expect(menuDropPlan(A.featureChanged, { code: 'chat' }, null)).toEqual({ everyTenant: true });
+  });
+
+  it("drops a delegate's view when its delegator's bindings change", () => {
+    const cache = new MenuProjectionCache();
+    cache.set('t1', 'bob', projection(['cases.case.view'], null, ['alice']), cache.ticket());
+    cache.set('t1', 'carol', projection(['cases.case.view']), cache.ticket());
+    cache.set('t2', 'bob', projection(['cases.case.view'], null, ['alice']), cache.ticket());
+    cache.forget(A.userRoleRevoked, { tenantId: 't1', subject: 'alice' });
+    expect(cache.get('t1', 'bob')).toBeUndefined();
+    expect(cache.get('t1', 'carol')).toBeDefined();
+    expect(cache.get('t2', 'bob')).toBeDefined();
+  });
+
   it('drops the target subject of user-role events, never anyone else', () => {
     expect(menuDropPlan(A.userRoleAssigned, { tenantId: 't1', subject: 'bob', roleId: 'r', roleName: 'n' })).toEqual({ tenantId: 't1', subjects: ['bob'] });
     expect(menuDropPlan(A.temporaryGrantChanged, { tenantId: 't1', subject: 'bob' })).toEqual({ tenantId: 't1', subjects: ['bob'] });
@@ -22,7 +46,8 @@ describe('menuDropPlan', () => {
     expect(menuDropPlan(A.userRoleAssigned, { subject: 'bob' }, 't2')).toEqual({ tenantId: 't2', subjects: ['bob'] });
     expect(menuDropPlan(A.userRoleAssigned, { subject: 'bob' }, null)).toBeNull();
     expect(menuDropPlan(A.abacRuleChanged, { tenantId: 't1' })).toBeNull();
-    expect(menuDropPlan(A.featureChanged, { tenantId: 't1', scope: 'tenant' })).toBeNull();
+    // Features now show in /me/permissions (disabledFeatures): a feature change is a menu change.
+    expect(menuDropPlan(A.featureChanged, { tenantId: 't1', scope: 'tenant' })).toEqual({ tenantId: 't1', wholeTenant: true });
   });
 });
 

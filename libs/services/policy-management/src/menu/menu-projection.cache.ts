@@ -2,17 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { EventTypes } from '@lp/contracts';
 import type { PermissionTree } from '../permissions/permission-tree';
+import type { EffectivePermissions } from './effective-permissions.reader';
 
-/** What a caller holds, projected: its effective codes and its menu. */
-export interface MenuProjection {
-  codes: string[];
+/** What a caller holds, projected: its permissions with their sources, and its menu. */
+export interface MenuProjection extends EffectivePermissions {
   menu: PermissionTree;
-  /** Epoch ms when the projection stops being true by itself (the earliest temporary grant expiry); null: never. */
-  validUntil: number | null;
 }
 
 /** Whose projections an `authorization.*` event makes stale in this process. */
-export type MenuDropPlan = { tenantId: string; subjects: string[] } | { tenantId: string; wholeTenant: true } | null;
+export type MenuDropPlan =
+  | { tenantId: string; subjects: string[] }
+  | { tenantId: string; wholeTenant: true }
+  /** A global feature default changed: every tenant's disabled features may change. */
+  | { everyTenant: true }
+  | null;
 
 const A = EventTypes.authorization;
 /** A role's name, permissions or existence changed: every holder's menu may change, holders are not named. */
@@ -26,6 +29,8 @@ const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 export function menuDropPlan(eventType: string, payload: unknown, envelopeTenantId?: string | null): MenuDropPlan {
   const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
   const tenantId = text(p['tenantId']) ? p['tenantId'] : text(envelopeTenantId) ? envelopeTenantId : undefined;
+  // A feature switches modules off in the menu: an override changes its tenant, a default every tenant.
+  if (eventType === A.featureChanged) return p['scope'] === 'global' || tenantId === undefined ? { everyTenant: true } : { tenantId, wholeTenant: true };
   if (tenantId === undefined) return null;
   if (TENANT_EVENTS.includes(eventType)) return { tenantId, wholeTenant: true };
   if (!SUBJECT_EVENTS.includes(eventType)) return null;
@@ -63,7 +68,8 @@ export class MenuProjectionCache {
       this.entries.delete(key);
       return undefined;
     }
-    return { codes: entry.codes, menu: entry.menu, validUntil: entry.validUntil };
+    const { tenantId: _tenant, ...projection } = entry;
+    return projection;
   }
 
   /** Take before reading the store; pass to `set`. */
@@ -82,8 +88,15 @@ export class MenuProjectionCache {
     const plan = menuDropPlan(eventType, payload, envelopeTenantId);
     if (plan === null) return null;
     this.generation++;
-    if ('subjects' in plan) {
+    if ('everyTenant' in plan) {
+      this.entries.clear();
+    } else if ('subjects' in plan) {
       for (const subject of plan.subjects) this.entries.delete(MenuProjectionCache.key(plan.tenantId, subject));
+      // A delegate's view lists what its delegators still hold: their changes are its changes.
+      const dependents = [...this.entries.entries()]
+        .filter(([, e]) => e.tenantId === plan.tenantId && e.delegators.some((d) => plan.subjects.includes(d)))
+        .map(([k]) => k);
+      for (const key of dependents) this.entries.delete(key);
     } else {
       const stale = [...this.entries.entries()].filter(([, e]) => e.tenantId === plan.tenantId).map(([k]) => k);
       for (const key of stale) this.entries.delete(key);

@@ -17,8 +17,9 @@ export class MyPermissionsService {
     const cached = this.cache.get(tenantId, subject);
     if (cached) return cached;
     const ticket = this.cache.ticket();
-    const [held, rows] = await Promise.all([this.effective.read(tenantId, subject), this.catalog.rows()]);
-    const projection: MenuProjection = { codes: held.codes, menu: buildPermissionTree(rows, new Set(held.codes)), validUntil: held.validUntil };
+    const rows = await this.catalog.rows();
+    const held = await this.effective.read(tenantId, subject, new Set(rows.map((row) => row.code)));
+    const projection: MenuProjection = { ...held, menu: buildPermissionTree(rows, new Set(held.codes)) };
     this.cache.set(tenantId, subject, projection, ticket);
     return projection;
   }

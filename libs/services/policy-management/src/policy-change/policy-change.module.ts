@@ -1,7 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { MenuProjectionCache } from '../menu/menu-projection.cache';
 import { PolicyChanges } from './policy-changes';
 
-/** `PolicyChanges` for every feature module of policy-management. */
+/** `PolicyChanges` for every feature module of policy-management, and the menu projections it keeps fresh. */
 @Global()
-@Module({ providers: [PolicyChanges], exports: [PolicyChanges] })
+@Module({ providers: [PolicyChanges, MenuProjectionCache], exports: [PolicyChanges, MenuProjectionCache] })
 export class PolicyChangeModule {}

@@ -4,6 +4,7 @@ import { EventEnvelope, InvalidateRequest, RpcPatterns, TrustedCaller } from '@l
 import { createEventEnvelope, OutboxWriter, RpcClient } from '@lp/platform/messaging';
 import { CorrelationContext } from '@lp/platform/observability';
 import { PolicyChangeLogEntity } from '../policy-store/entities/policy-change-log.entity';
+import { MenuProjectionCache } from '../menu/menu-projection.cache';
 
 /** One change as the change log and the integration event see it. */
 export interface PolicyChangeRecord {
@@ -54,7 +55,8 @@ export class PolicyChangeTransaction {
  * envelopes are sent to authz-decision (`authz.invalidate`), which bumps the revisions at once: the
  * caller's very next request is decided on the new policy, without waiting for the relay and the
  * broker. If that call fails the change stands and the events, already committed, still invalidate
- * every instance when they are delivered; the failure is logged.
+ * every instance when they are delivered; the failure is logged. This instance's menu projections
+ * are dropped in-line as well (other instances drop theirs on the events).
  */
 @Injectable()
 export class PolicyChanges {
@@ -64,6 +66,7 @@ export class PolicyChanges {
     private readonly dataSource: DataSource,
     private readonly outbox: OutboxWriter,
     private readonly rpc: RpcClient,
+    private readonly menus: MenuProjectionCache,
   ) {}
 
   async apply<T>(caller: TrustedCaller, work: (tx: PolicyChangeTransaction) => Promise<T>, options: { invalidateNow?: boolean } = {}): Promise<T> {
@@ -74,6 +77,8 @@ export class PolicyChanges {
       envelopes = tx.envelopes;
       return value;
     });
+    // This instance's menu projections first: the caller's own next read must already be fresh.
+    for (const envelope of envelopes) this.menus.forget(envelope.eventType, envelope.payload, envelope.tenantId);
     if (envelopes.length > 0 && options.invalidateNow !== false) await this.invalidateNow(caller, envelopes);
     return result;
   }

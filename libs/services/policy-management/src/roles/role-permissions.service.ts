@@ -3,7 +3,6 @@ import { EntityManager } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { EventTypes, NotFoundError, RolePermissionChangedPayload, TrustedCaller, ValidationError } from '@lp/contracts';
 import { Page, pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { MenuProjectionCache } from '../menu/menu-projection.cache';
 import { PolicyChanges } from '../policy-change';
 import { PermissionEntity } from '../policy-store/entities/permission.entity';
 import { GrantRolePermissionDto } from './dto/grant-role-permission.dto';
@@ -34,7 +33,6 @@ export class RolePermissionsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly changes: PolicyChanges,
-    private readonly menu: MenuProjectionCache,
   ) {}
 
   async list(tenantId: string, roleId: string, page: PageQuery): Promise<Page<RolePermissionResponse>> {
@@ -103,7 +101,7 @@ export class RolePermissionsService {
     write: (manager: EntityManager) => Promise<{ role: RoleEntity; permission: PermissionEntity; change: 'granted' | 'revoked' } | null>,
   ): Promise<void> {
     const type = EventTypes.authorization.rolePermissionChanged;
-    const payload = await this.changes.apply(caller, async (tx) => {
+    await this.changes.apply(caller, async (tx) => {
       const done = await write(tx.manager);
       if (!done) return null;
       const { role, permission, change } = done;
@@ -124,8 +122,6 @@ export class RolePermissionsService {
         ...(change === 'granted' ? { after: ref } : { before: ref }),
         events: [{ type, payload }],
       });
-      return payload;
     });
-    if (payload) this.menu.forget(type, payload);
   }
 }

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MenuModule } from '../menu/menu.module';
 import { RoleEntity } from './entities/role.entity';
 import { RolePermissionsController } from './role-permissions.controller';
 import { RolePermissionsService } from './role-permissions.service';
@@ -11,7 +10,7 @@ import { UserRolesController } from './user-roles.controller';
 import { UserRolesService } from './user-roles.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RoleEntity]), MenuModule],
+  imports: [TypeOrmModule.forFeature([RoleEntity])],
   controllers: [RolesController, UserRolesController, RolePermissionsController],
   providers: [RolesService, RoleRepository, UserRolesService, RolePermissionsService],
 })

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EventTypes, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
 import { Page, pageOf, PageQuery } from '@lp/platform/http';
-import { MenuProjectionCache } from '../menu/menu-projection.cache';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
 import { SaveRoleDto } from './dto/save-role.dto';
@@ -18,7 +17,6 @@ export class RolesService {
   constructor(
     private readonly repository: RoleRepository,
     private readonly changes: PolicyChanges,
-    private readonly menu: MenuProjectionCache,
   ) {}
 
   async list(tenantId: string, page: PageQuery): Promise<Page<RoleResponse>> {
@@ -28,7 +26,7 @@ export class RolesService {
 
   async create(caller: TrustedCaller, dto: SaveRoleDto): Promise<RoleResponse> {
     const tenantId = caller.tenantId;
-    const { role, event } = await this.nameGuarded(dto.name, () =>
+    const { role } = await this.nameGuarded(dto.name, () =>
       this.changes.apply(caller, async (tx) => {
         const saved = await tx.manager.save(
           tx.manager.create(RoleEntity, { tenantId, name: dto.name, description: dto.description ?? null, dataScope: dto.dataScope ?? 'tenant' }),
@@ -42,7 +40,6 @@ export class RolesService {
         return { role: response, event };
       }),
     );
-    this.menu.forget(event.type, event.payload);
     return role;
   }
 
@@ -53,7 +50,7 @@ export class RolesService {
    */
   async update(caller: TrustedCaller, roleId: string, dto: SaveRoleDto): Promise<RoleResponse> {
     const tenantId = caller.tenantId;
-    const { role, event } = await this.nameGuarded(dto.name, () =>
+    const { role } = await this.nameGuarded(dto.name, () =>
       this.changes.apply(caller, async (tx) => {
         const current = await lockRole(tx.manager, tenantId, roleId, 'update');
         const next = {
@@ -84,7 +81,6 @@ export class RolesService {
         return { role: after, event };
       }),
     );
-    if (event) this.menu.forget(event.type, event.payload);
     return role;
   }
 
@@ -95,7 +91,7 @@ export class RolesService {
    */
   async delete(caller: TrustedCaller, roleId: string): Promise<void> {
     const tenantId = caller.tenantId;
-    const event = await this.changes.apply(caller, async (tx) => {
+    await this.changes.apply(caller, async (tx) => {
       const role = await lockRole(tx.manager, tenantId, roleId, 'update');
       if (isProtectedRole(tenantId, role.name)) throw new RoleProtectedError(role.name, 'deleted');
       const holders: Array<{ subject: string }> = await tx.manager.query(
@@ -129,9 +125,7 @@ export class RolesService {
         },
         events: [event],
       });
-      return event;
     });
-    this.menu.forget(event.type, event.payload);
   }
 
   /** The unique index (tenant, name) decides, also between two writes racing for one name. */

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { EventTypes, NotFoundError, TrustedCaller, UserRoleChangedPayload } from '@lp/contracts';
 import { Page, pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { MenuProjectionCache } from '../menu/menu-projection.cache';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
 import { RoleEntity } from './entities/role.entity';
@@ -20,7 +19,6 @@ export class UserRolesService {
   constructor(
     @InjectRepository(RoleEntity) private readonly roles: Repository<RoleEntity>,
     private readonly changes: PolicyChanges,
-    private readonly menu: MenuProjectionCache,
   ) {}
 
   /** A user nobody has bound yet simply holds no roles: users belong to the identity owner, not to this store. */
@@ -52,9 +50,8 @@ export class UserRolesService {
     const subject = requireUserId(userId);
     const tenantId = caller.tenantId;
     const type = change === 'assigned' ? EventTypes.authorization.userRoleAssigned : EventTypes.authorization.userRoleRevoked;
-    let payload: UserRoleChangedPayload | null;
     try {
-      payload = await this.changes.apply(caller, async (tx) => {
+      await this.changes.apply(caller, async (tx) => {
         const role = await lockRole(tx.manager, tenantId, roleId, 'share');
         const written: unknown[] =
           change === 'assigned'
@@ -70,7 +67,7 @@ export class UserRolesService {
                   role.id,
                 ])
               )[0];
-        if (written.length === 0) return null;
+        if (written.length === 0) return;
         const payload: UserRoleChangedPayload = { tenantId, subject, roleId: role.id, roleName: role.name };
         const roleRef = { roleId: role.id, roleName: role.name };
         await tx.record({
@@ -81,13 +78,11 @@ export class UserRolesService {
           ...(change === 'assigned' ? { after: roleRef } : { before: roleRef }),
           events: [{ type, payload }],
         });
-        return payload;
       });
     } catch (error) {
       // The role was deleted between the lookup and the insert.
       if (pgErrorCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new NotFoundError('Role');
       throw error;
     }
-    if (payload) this.menu.forget(type, payload);
   }
 }

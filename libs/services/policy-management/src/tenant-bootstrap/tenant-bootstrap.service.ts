@@ -10,7 +10,6 @@ import {
   TrustedCaller,
   UserRoleChangedPayload,
 } from '@lp/contracts';
-import { MenuProjectionCache } from '../menu/menu-projection.cache';
 import { PolicyChanges } from '../policy-change';
 
 /**
@@ -24,7 +23,6 @@ import { PolicyChanges } from '../policy-change';
 export class TenantBootstrapService {
   constructor(
     private readonly changes: PolicyChanges,
-    private readonly menu: MenuProjectionCache,
   ) {}
 
   async bootstrap(caller: TrustedCaller, request: TenantBootstrapRequest): Promise<TenantBootstrapResult> {
@@ -94,7 +92,6 @@ export class TenantBootstrapService {
         created: { role: inserted.length > 0, permissions: granted.length, binding: bound.length > 0 },
       };
     });
-    for (const event of events) this.menu.forget(event.type, event.payload);
     return result;
   }
 }

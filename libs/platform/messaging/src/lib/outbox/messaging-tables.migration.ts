@@ -56,3 +56,31 @@ export function createMessagingTablesMigration(
   Object.defineProperty(migration, 'name', { value: name });
   return migration;
 }
+
+/** After every service's first migrations: a deployed schema gets it as its newest. */
+export const PROCESSED_EVENT_TIME_INDEX_TIMESTAMP = 1763800000000;
+
+/**
+ * The index the retention purge of `processed_event` reads by (`processed_at`): without it every
+ * purge batch would scan the table. A factory for the same reason as the tables' migration.
+ */
+export function createProcessedEventTimeIndexMigration(
+  schema: string,
+  timestamp: number = PROCESSED_EVENT_TIME_INDEX_TIMESTAMP,
+): new () => MigrationInterface {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
+  const name = `ProcessedEventTimeIndex${timestamp}`;
+  const migration = class implements MigrationInterface {
+    name = name;
+
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`CREATE INDEX "IX_processed_event_processed_at" ON "${schema}"."processed_event" ("processed_at")`);
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      await q.query(`DROP INDEX "${schema}"."IX_processed_event_processed_at"`);
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: name });
+  return migration;
+}

@@ -2,7 +2,8 @@ import { DecisionRequest, EvaluatorName, TrustedCaller } from '@lp/contracts';
 import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../decision-engine';
 import { InvalidDecisionRequestError } from '../decision.errors';
 import { InMemoryPolicyFacts } from '../in-memory-policy-facts';
-import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, loadConformanceCorpus } from './conformance-corpus';
+import { FeatureEnabledVerdict } from '../feature.evaluator';
+import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, expectationUnder, loadConformanceCorpus } from './conformance-corpus';
 
 /**
  * Every tag the corpus must cover, and the only tags it may use (a misspelt tag fails here rather
@@ -38,7 +39,8 @@ const CONFORMANCE_TAGS = [
   'rebac.neutral.no-relation',
   'rebac.neutral.unsupported-resource',
   'rebac.deny.store-failure',
-  'feature.allow.enabled',
+  'feature.neutral.enabled',
+  'feature.allow.enabled.spec-literal',
   'feature.deny.disabled',
   'feature.deny.undefined',
   'feature.deny.store-failure',
@@ -53,6 +55,7 @@ const CONFORMANCE_TAGS = [
   'merge.6',
   'delegated-caller',
   'delegation.no-widening',
+  'delegation.capped-by-grant',
   'grant-expiry',
   'grant-expiry.valid-until',
   'data-scope.default',
@@ -73,10 +76,16 @@ function requestOf(spec: ConformanceRequest, file: ConformanceFile): DecisionReq
   return { caller, action: spec.action, resource: spec.resource } as DecisionRequest;
 }
 
-function engineFor(facts: InMemoryPolicyFacts, clock: () => Date, order?: EvaluatorName[], reverse = false): DecisionEngine {
-  const standard = createStandardEvaluators(facts);
+interface RunOptions {
+  /** Replays the case with the registration order reversed (merge rule 5). */
+  reverse: boolean;
+  featureEnabledVerdict: FeatureEnabledVerdict;
+}
+
+function engineFor(facts: InMemoryPolicyFacts, clock: () => Date, order: EvaluatorName[] | undefined, run: RunOptions): DecisionEngine {
+  const standard = createStandardEvaluators(facts, { featureEnabledVerdict: run.featureEnabledVerdict });
   let evaluators = order ? order.map((name) => standard.find((e) => e.name === name)!) : standard;
-  if (reverse) evaluators = [...evaluators].reverse();
+  if (run.reverse) evaluators = [...evaluators].reverse();
   return new DecisionEngine({ facts, clock, evaluators });
 }
 
@@ -97,6 +106,8 @@ function assertResult(result: DecisionEngineResult, expected: ConformanceExpecta
   if (expected.dataScope) expect(result.dataScope).toEqual(expected.dataScope);
   if (expected.validUntil !== undefined) expect(result.validUntil ?? null).toBe(expected.validUntil);
   if (expected.failure !== undefined) expect(result.failure ?? null).toBe(expected.failure);
+  if (expected.reason === null) expect(result.reason).toBeUndefined();
+  else if (expected.reason !== undefined) expect(result.reason).toContain(expected.reason);
 }
 
 async function decideAndCheck(engine: DecisionEngine, request: DecisionRequest, expected: ConformanceExpectation, orderMatters: boolean): Promise<void> {
@@ -112,23 +123,32 @@ async function decideAndCheck(engine: DecisionEngine, request: DecisionRequest, 
   assertResult(await engine.decide(request), expected, engine, orderMatters);
 }
 
-/** Runs a case on fresh facts; `reverse` replays it with the registration order reversed (merge rule 5). */
-async function runCase(c: ConformanceCase, file: ConformanceFile, reverse: boolean): Promise<void> {
+/** Runs a case on fresh facts under one setting and registration order. */
+async function runCase(c: ConformanceCase, file: ConformanceFile, run: RunOptions): Promise<void> {
   const facts = InMemoryPolicyFacts.fromSnapshot(c.facts ?? file.facts ?? {});
   for (const store of c.failStores ?? []) facts.failStore(store);
   let now = new Date(c.now ?? file.now ?? '2026-06-01T12:00:00.000Z');
-  const engine = engineFor(facts, () => now, c.evaluatorOrder, reverse);
-  if (c.sequence === undefined) return decideAndCheck(engine, requestOf(c.request!, file), c.expect!, !reverse);
+  const engine = engineFor(facts, () => now, c.evaluatorOrder, run);
+  const expected = (e: ConformanceExpectation) => expectationUnder(e, run.featureEnabledVerdict);
+  if (c.sequence === undefined) return decideAndCheck(engine, requestOf(c.request!, file), expected(c.expect!), !run.reverse);
   for (const step of c.sequence) {
     if ('change' in step) facts.apply(step.change);
     else if ('clock' in step) now = new Date(step.clock);
-    else await decideAndCheck(engine, requestOf(step.decide, file), step.expect, !reverse);
+    else await decideAndCheck(engine, requestOf(step.decide, file), expected(step.expect), !run.reverse);
   }
 }
 
 describe('conformance corpus', () => {
   it('has files', () => {
     expect(corpus.length).toBeGreaterThan(0);
+  });
+
+  it('marks every case whose answer differs under the spec-literal feature setting', () => {
+    const marked = corpus.flatMap(({ corpus: f }) =>
+      f.cases.filter((c) => [c.expect, ...(c.sequence ?? []).map((s) => ('expect' in s ? s.expect : undefined))].some((e) => e?.specLiteral)),
+    );
+    expect(marked.length).toBeGreaterThan(0);
+    for (const c of marked) expect({ name: c.name, covers: c.covers }).toEqual({ name: c.name, covers: expect.arrayContaining(['feature.allow.enabled.spec-literal']) });
   });
 
   it('covers every required tag and uses no unknown tag', () => {
@@ -139,8 +159,10 @@ describe('conformance corpus', () => {
 
   describe.each(corpus.map(({ file, corpus: f }) => [file, f] as const))('%s', (_, file) => {
     it.each(file.cases.map((c) => [c.name, c] as const))('%s', async (__, c) => {
-      await runCase(c, file, false);
-      await runCase(c, file, true);
+      for (const featureEnabledVerdict of ['neutral', 'allow'] as const) {
+        await runCase(c, file, { reverse: false, featureEnabledVerdict });
+        await runCase(c, file, { reverse: true, featureEnabledVerdict });
+      }
     });
   });
 });

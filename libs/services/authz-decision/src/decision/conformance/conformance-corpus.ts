@@ -55,6 +55,8 @@ export interface ConformanceExpectation {
   denials?: EvaluatorName[];
   obligations?: string[];
   dataScope?: DataScope;
+  /** A substring of `DecisionResult.reason`, or null for none. */
+  reason?: string | null;
   /** ISO instant, or null for "no validUntil". */
   validUntil?: string | null;
   /** `DecisionResult.failure`, or null for none. */
@@ -63,6 +65,12 @@ export interface ConformanceExpectation {
   error?: 'InvalidDecisionRequestError';
   /** Fields the thrown validation error must name. */
   errorFields?: string[];
+  /**
+   * What differs under `AUTHZ_FEATURE_ENABLED_VERDICT=allow` (spec §1 read literally: an enabled
+   * feature is an Allow). Merged over the expectation (evaluators key by key) for that run; a case
+   * without it must answer the same under both settings.
+   */
+  specLiteral?: Omit<ConformanceExpectation, 'specLiteral' | 'error' | 'errorFields'>;
 }
 
 export type ConformanceStep =
@@ -72,7 +80,7 @@ export type ConformanceStep =
 
 const FILE_KEYS = ['description', 'tenantId', 'now', 'facts', 'cases'];
 const CASE_KEYS = ['name', 'covers', 'now', 'facts', 'failStores', 'evaluatorOrder', 'request', 'expect', 'sequence'];
-const EXPECT_KEYS = ['outcome', 'evaluators', 'denials', 'obligations', 'dataScope', 'validUntil', 'failure', 'error', 'errorFields'];
+const EXPECT_KEYS = ['outcome', 'evaluators', 'denials', 'obligations', 'dataScope', 'validUntil', 'failure', 'reason', 'error', 'errorFields', 'specLiteral'];
 
 function assertKeys(value: object, allowed: string[], where: string): void {
   const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
@@ -84,6 +92,14 @@ function checkExpectation(expectation: ConformanceExpectation | undefined, where
   if (!expectation || typeof expectation !== 'object') throw new Error(`${where}: expect is required`);
   assertKeys(expectation, EXPECT_KEYS, `${where}.expect`);
   if (!expectation.error && !expectation.outcome) throw new Error(`${where}: expect needs an outcome or an error`);
+  if (expectation.specLiteral) assertKeys(expectation.specLiteral, EXPECT_KEYS.filter((k) => !['error', 'errorFields', 'specLiteral'].includes(k)), `${where}.expect.specLiteral`);
+}
+
+/** The expectation of one run: under `allow`, the case's `specLiteral` differences merged over it. */
+export function expectationUnder(expectation: ConformanceExpectation, featureEnabledVerdict: 'allow' | 'neutral'): ConformanceExpectation {
+  const { specLiteral, ...base } = expectation;
+  if (featureEnabledVerdict === 'neutral' || !specLiteral) return base;
+  return { ...base, ...specLiteral, evaluators: { ...base.evaluators, ...specLiteral.evaluators } };
 }
 
 /** Reads and shape-checks every `*.json` file of the corpus directory, sorted by name. */

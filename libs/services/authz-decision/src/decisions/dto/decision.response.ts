@@ -13,6 +13,11 @@ export class DecisionResponse {
   @ApiProperty({ format: 'uuid' }) decisionId: string;
   @ApiProperty({ type: [DecisionReasonDto] }) reasons: DecisionReasonDto[];
   @ApiProperty({ description: 'tenant | office | own | instances | none, always with the tenant' }) dataScope: DataScope;
+  @ApiProperty({
+    required: false,
+    description: 'Why the answer is a Deny although no evaluator denied: `DelegationNotCovered: …` or `GrantExpiredInFlight: …`',
+  })
+  refusal?: string;
 
   static of(result: DecisionResult): DecisionResponse {
     return {
@@ -20,6 +25,7 @@ export class DecisionResponse {
       decisionId: result.decisionId,
       reasons: result.evaluations.map(({ evaluator, verdict, reason }) => ({ evaluator, verdict, reason })),
       dataScope: result.dataScope,
+      ...(result.reason ? { refusal: result.reason } : {}),
     };
   }
 }

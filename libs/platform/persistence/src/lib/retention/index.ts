@@ -1,0 +1,2 @@
+export * from './batched-purge';
+export * from './retention-task';
