@@ -1,6 +1,6 @@
 import { Channel, connect } from 'amqplib';
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
+import { AuthorizationAction, AuthzRpc, MessageOf } from '@lp/contracts';
 import { MessagingNames } from '@lp/platform/messaging';
 
 /**
@@ -9,15 +9,17 @@ import { MessagingNames } from '@lp/platform/messaging';
  */
 
 /** The floor's payload (`rpc-echo.bench.ts`). */
-export const ECHO_PAYLOAD = { tenantId: 'bench', action: 'View', resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' } };
+export const ECHO_PAYLOAD = {
+  caller: { kind: 'user', subject: 'alice', tenantId: 'bench', scopes: [], claimsDigest: 'alice-v1' },
+  payload: { action: 'View', resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' } },
+};
 
 const ROLE_ID = '00000000-0000-0000-0000-0000000000a1';
 
 /** Asked again and again: a Permit through one role, answered from the cache after the first. */
-export const BENCH_DECISION_REQUEST: DecisionRequest = {
+export const BENCH_DECISION_MESSAGE: MessageOf<typeof AuthzRpc.decide> = {
   caller: { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'alice-v1' },
-  action: AuthorizationAction.View,
-  resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' },
+  payload: { action: AuthorizationAction.View, resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1' } },
 };
 
 /** One permission, one role holding it, bound to `alice` in tenant `acme` (policy-management's DataSource: it owns `authz`). */

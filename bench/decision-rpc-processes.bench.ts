@@ -18,11 +18,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DecisionResult, RpcPatterns } from '@lp/contracts';
+import { AuthzRpc } from '@lp/contracts';
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { deleteRedisKeys } from '@lp/platform/testing';
-import { BENCH_DECISION_REQUEST, deleteTopology, ECHO_PAYLOAD } from './decision-bench-stack';
+import { BENCH_DECISION_MESSAGE, deleteTopology, ECHO_PAYLOAD } from './decision-bench-stack';
 import { CpuProfileSummary, formatProfile } from './cpu-profile';
 import { interleaved, sliceRatios, Timed } from './interleaved';
 import { formatTable, measure } from './latency-stats';
@@ -133,15 +133,17 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     let unexpected = 0;
     const ask = async () => {
       asked++;
-      const result = await decide.send<DecisionResult>(RpcPatterns.authz.decide, BENCH_DECISION_REQUEST, { timeoutMs: TIMEOUT_MS });
+      const result = await decide.call(AuthzRpc.decide, BENCH_DECISION_MESSAGE, { timeoutMs: TIMEOUT_MS });
       if (result.outcome !== 'Permit' || (asked > 1 && !result.cached)) unexpected++;
     };
     const echoCall = () => echo.send('bench.echo', ECHO_PAYLOAD, { timeoutMs: TIMEOUT_MS });
     const platformEchoCall = () => platformEcho.send('bench.echo', ECHO_PAYLOAD, { timeoutMs: TIMEOUT_MS });
     await ask();
     // What a guard receives per call, against the same answer with the per-evaluator reasons asked for.
-    const lean = JSON.stringify(await decide.send(RpcPatterns.authz.decide, BENCH_DECISION_REQUEST, { timeoutMs: TIMEOUT_MS })).length;
-    const withReasons = JSON.stringify(await decide.send(RpcPatterns.authz.decide, { ...BENCH_DECISION_REQUEST, withReasons: true }, { timeoutMs: TIMEOUT_MS })).length;
+    const lean = JSON.stringify(await decide.call(AuthzRpc.decide, BENCH_DECISION_MESSAGE, { timeoutMs: TIMEOUT_MS })).length;
+    const withReasons = JSON.stringify(
+      await decide.call(AuthzRpc.decide, { ...BENCH_DECISION_MESSAGE, payload: { ...BENCH_DECISION_MESSAGE.payload, withReasons: true } }, { timeoutMs: TIMEOUT_MS }),
+    ).length;
     const echoBytes = JSON.stringify(await echoCall()).length;
     asked += 2;
 

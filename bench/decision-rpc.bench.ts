@@ -33,7 +33,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { DecisionResult, RpcPatterns } from '@lp/contracts';
+import { AuthzRpc, DecisionReply } from '@lp/contracts';
 import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { createRpcClient, MessagingProfile, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
@@ -50,7 +50,7 @@ import { cpuProfile, formatProfile } from './cpu-profile';
 import { EchoServer, startEchoServer } from './echo-server';
 import { cpuCell, INTERLEAVE_ROUNDS, interleaved, processCell, Timed } from './interleaved';
 import { deleteRedisKeys } from '@lp/platform/testing';
-import { BENCH_DECISION_REQUEST as request, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
+import { BENCH_DECISION_MESSAGE as message, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
 
 export interface DecisionRpcOptions {
   quick: boolean;
@@ -145,13 +145,13 @@ class Asker {
   asked = 0;
   notPermit = 0;
   notCached = 0;
-  firstUnexpected?: DecisionResult;
+  firstUnexpected?: DecisionReply;
 
   constructor(private readonly client: RpcClient) {}
 
-  async ask(expectCached: boolean): Promise<DecisionResult> {
+  async ask(expectCached: boolean): Promise<DecisionReply> {
     this.asked++;
-    const result = await this.client.send<DecisionResult>(RpcPatterns.authz.decide, request, { timeoutMs: TIMEOUT_MS });
+    const result = await this.client.call(AuthzRpc.decide, message, { timeoutMs: TIMEOUT_MS });
     if (!result.permitted || result.outcome !== 'Permit') {
       this.notPermit++;
       this.firstUnexpected ??= result;

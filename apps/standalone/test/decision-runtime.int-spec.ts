@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, DecisionRequest, DecisionResult, EventTypes, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, EventTypes, AuthzRpc, TrustedCaller } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
@@ -27,7 +27,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
 
   const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'alice-v1' };
   const ask = (caller: TrustedCaller, module: string, resourceType: string, action: AuthorizationAction, extra = {}) =>
-    rpc.send<DecisionResult>(RpcPatterns.authz.decide, { caller, resource: { module, resourceType, ...extra }, action } satisfies DecisionRequest);
+    rpc.call(AuthzRpc.decide, { caller, payload: { resource: { module, resourceType, ...extra }, action } });
 
   async function publish(eventType: string, tenantId: string | null, payload: Record<string, unknown>) {
     await bus.publish(createEventEnvelope(eventType, payload, { tenantId }));
@@ -93,21 +93,24 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(permitted).toMatchObject({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'acme' } });
     // The reply is lean: the guard's fields, no per-evaluator reasons unless asked for.
     expect(Object.keys(permitted).sort()).toEqual(['cached', 'dataScope', 'decisionId', 'obligations', 'outcome', 'permitted']);
-    const withReasons = await rpc.send<DecisionResult>(RpcPatterns.authz.decide, {
+    const withReasons = await rpc.call(AuthzRpc.decide, {
       caller: alice,
-      resource: { module: 'cases', resourceType: 'case' },
-      action: AuthorizationAction.View,
-      withReasons: true,
-    } satisfies DecisionRequest);
-    expect(withReasons.evaluations.find((e) => e.evaluator === 'RBAC')?.reason).toMatch(/clerk/);
+      payload: { resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View, withReasons: true },
+    });
+    expect(withReasons.evaluations?.find((e) => e.evaluator === 'RBAC')?.reason).toMatch(/clerk/);
     expect(withReasons).not.toHaveProperty('revisions');
     expect(JSON.stringify(permitted).length * 2).toBeLessThan(JSON.stringify(withReasons).length);
-    const [batchLean, batchFull] = await rpc.send<DecisionResult[]>(RpcPatterns.authz.decideBatch, [
-      { caller: alice, resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View },
-      { caller: alice, resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View, withReasons: true },
-    ] satisfies DecisionRequest[]);
+    const [batchLean, batchFull] = await rpc.call(AuthzRpc.decideBatch, {
+      caller: alice,
+      payload: {
+        requests: [
+          { resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View },
+          { resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View, withReasons: true },
+        ],
+      },
+    });
     expect(batchLean).not.toHaveProperty('evaluations');
-    expect(batchFull.evaluations).toHaveLength(5);
+    expect(batchFull!.evaluations).toHaveLength(5);
 
     // Several calls spread over both instances (competing consumers), served from the cache.
     const repeats = await Promise.all(Array.from({ length: 8 }, () => ask(alice, 'cases', 'case', AuthorizationAction.View)));
@@ -146,7 +149,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['clerk']); // acme's only
 
     const audit = await eventually(
-      () => rpc.send<{ totalCount: number; items: Array<{ subject: string; outcome: string }> }>(RpcPatterns.authz.queryAudit, {
+      () => rpc.call(AuthzRpc.queryAudit, {
         caller: { ...alice, subject: 'auditor' },
         payload: { subject: 'bob', pageSize: 50 },
       }),
@@ -209,12 +212,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
       .set('X-Correlation-Id', 'corr-audit-batch')
       .send({ items: [item, item] })
       .expect(200);
-    const viaRpc = await rpc.send<DecisionResult>(RpcPatterns.authz.decide, {
+    const viaRpc = await rpc.call(AuthzRpc.decide, {
       caller: alice,
-      resource: { module: 'cases', resourceType: 'case' },
-      action: AuthorizationAction.View,
-      correlationId: 'corr-audit-rpc',
-    } satisfies DecisionRequest);
+      payload: { resource: { module: 'cases', resourceType: 'case' }, action: AuthorizationAction.View, correlationId: 'corr-audit-rpc' },
+    });
     for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
     const correlationOf = async (decisionId: string) =>
       (await sql.query(`SELECT correlation_id FROM authz_audit.decision_audit WHERE decision_id = $1`, [decisionId]))[0]?.correlation_id;
@@ -228,7 +229,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const before = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n;
     for (const resourceId of ['a\u0000b', 'a\ud800b']) {
       await expect(
-        rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases', resourceType: 'case', resourceId }, action: AuthorizationAction.View }),
+        rpc.call(AuthzRpc.decide, { caller: alice, payload: { resource: { module: 'cases', resourceType: 'case', resourceId }, action: AuthorizationAction.View } }),
       ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { 'resource.resourceId': expect.any(Array) } } });
     }
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
@@ -244,7 +245,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
 
   it('answers a malformed request with a validation problem, never a Permit', async () => {
     await expect(
-      rpc.send(RpcPatterns.authz.decide, { caller: alice, resource: { module: 'cases' }, action: 'Launch' }),
+      rpc.send(AuthzRpc.decide.pattern, { caller: alice, payload: { resource: { module: 'cases' }, action: 'Launch' } }),
     ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed' } });
   });
 });

@@ -5,10 +5,10 @@ import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { InjectDataSource, TypeOrmModule } from '@nestjs/typeorm';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, DataScope, DecisionRequest, DecisionResult, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, DataScope, DecisionRequest, DecisionResult, AuthzRpc, TrustedCaller } from '@lp/contracts';
 import { AuthModule, Caller, signAccessToken } from '@lp/platform/auth';
 import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
-import { MessagingModule, MessagingProfile, RpcClient, RpcController, rpcMicroserviceOptions } from '@lp/platform/messaging';
+import { MessagingModule, MessagingProfile, RpcClient, RpcController, RpcHandler, rpcMicroserviceOptions } from '@lp/platform/messaging';
 import { CorrelationMiddleware } from '@lp/platform/observability';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
@@ -51,7 +51,7 @@ function refuse(outcome: 'Deny' | 'NoMatchingPolicy'): DecisionResult {
 
 @RpcController()
 class StubDecisionController {
-  @MessagePattern(RpcPatterns.authz.decide)
+  @RpcHandler(AuthzRpc.decide)
   async decide(@Payload() req: DecisionRequest, @Ctx() _ctx: unknown) {
     decisionServer.received.push(req);
     return decisionServer.script(req);

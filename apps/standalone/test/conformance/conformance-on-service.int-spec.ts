@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
-import { DecisionRequest, DecisionResult, EvaluatorName, RpcPatterns } from '@lp/contracts';
+import { DecisionRequest, DecisionResult, EvaluatorName, AuthzRpc } from '@lp/contracts';
 import { EventBus, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
@@ -55,8 +55,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
   const orderInsensitive = new Set<string>();
 
   // The corpus states every evaluator's verdict: ask for the reasons the lean reply leaves out.
-  const decide = (request: DecisionRequest) => rpc.send<DecisionResult>(RpcPatterns.authz.decide, { ...request, withReasons: true });
-  const explain = (request: DecisionRequest) => rpc.send<{ decision: DecisionResult & { validUntil?: string } }>(RpcPatterns.authz.explain, request);
+  const decide = ({ caller, ...query }: DecisionRequest) => rpc.call(AuthzRpc.decide, { caller, payload: { ...query, withReasons: true } }) as Promise<DecisionResult>;
+  const explain = ({ caller, ...query }: DecisionRequest) => rpc.call(AuthzRpc.explain, { caller, payload: query });
 
   async function sleepUntil(instantMs: number): Promise<void> {
     for (let left = instantMs - Date.now(); left >= 0; left = instantMs - Date.now()) await sleep(left + 1);

@@ -1,4 +1,4 @@
-import { isPlatformPermission, RpcPatterns, TENANT_LEVEL_PERMISSIONS, TenantBootstrapResult, TrustedCaller } from '@lp/contracts';
+import { isPlatformPermission, AuthzRpc, TENANT_LEVEL_PERMISSIONS, TenantBootstrapResult, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
@@ -8,7 +8,7 @@ const caller = (subject: string, tenantId: string): TrustedCaller => ({ kind: 'u
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: a new tenant gets its first administrator', () => {
   const platform = new PolicyTestPlatform('tenant-boot');
   let rpc: RpcClient;
-  const bootstrap = (as: TrustedCaller, payload: object) => rpc.send<TenantBootstrapResult>(RpcPatterns.authz.tenantBootstrap, { caller: as, payload });
+  const bootstrap = (as: TrustedCaller, payload: object) => rpc.send<TenantBootstrapResult>(AuthzRpc.tenantBootstrap.pattern, { caller: as, payload }, { service: AuthzRpc.tenantBootstrap.service });
   const changeLog = () => platform.count('policy_change_log', `tenant_id = 'globex'`);
 
   beforeAll(async () => {
@@ -55,10 +55,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: 
   });
 
   it.each([
-    [{ tenantId: 'default', adminSubject: 'x' }, 'payload.tenantId'],
-    [{ tenantId: 'Bad Tenant', adminSubject: 'x' }, 'payload.tenantId'],
-    [{ tenantId: 'initech' }, 'payload.adminSubject'],
-    [{ tenantId: 'initech', adminSubject: 'a\u0000b' }, 'payload.adminSubject'],
+    [{ tenantId: 'default', adminSubject: 'x' }, 'tenantId'],
+    [{ tenantId: 'Bad Tenant', adminSubject: 'x' }, 'tenantId'],
+    [{ tenantId: 'initech' }, 'adminSubject'],
+    [{ tenantId: 'initech', adminSubject: 'a\u0000b' }, 'adminSubject'],
   ])('refuses %j with 400 naming %s', async (payload, field) => {
     await expect(bootstrap(caller('admin', 'default'), payload)).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { [field]: expect.any(Array) } } });
   });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { EventTypes, RpcPatterns, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
@@ -130,7 +130,7 @@ export class PolicyTestPlatform {
     const caller = { kind: 'user' as const, subject: 'test', tenantId: tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
     await this.policy.app
       .get(RpcClient)
-      .send(RpcPatterns.authz.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
+      .call(AuthzRpc.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
   }
 
   /**

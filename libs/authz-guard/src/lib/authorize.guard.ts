@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
-import { AuthenticationError, AuthorizationDeniedError, DomainError, TrustedCaller } from '@lp/contracts';
+import { AuthenticationError, AuthorizationDeniedError, DomainError, TrustedCaller, trustedCallerSchema } from '@lp/contracts';
 import { IS_PUBLIC_KEY } from '@lp/platform/auth';
 import { AUTHORIZE_METADATA, AuthorizeOptions, SKIP_AUTHORIZATION_METADATA } from './authorize.decorator';
 import { AuthorizedRequest, AuthorizedRpcMessage } from './authorization-context';
@@ -71,7 +71,9 @@ export class AuthorizeGuard implements CanActivate {
   } {
     if (context.getType() === 'rpc') {
       const data = context.switchToRpc().getData<AuthorizedRpcMessage & AuthorizedRequest>();
-      const caller = data?.caller;
+      // The guard runs before the contract's schema: a message whose caller is not a well-formed
+      // trusted caller is unauthenticated (401), never a question for the decision service.
+      const caller = trustedCallerSchema.safeParse(data?.caller).success ? data.caller : undefined;
       return {
         caller,
         input: { caller: caller as TrustedCaller, params: {}, query: {}, payload: data?.payload },

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { AuthorizationAction, DecisionReply, DecisionRequest, ResourceDescriptor, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, AuthzRpc, DecisionReply, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { CorrelationContext } from '@lp/platform/observability';
 import { DecisionOutcomeReader } from './decision-outcome';
@@ -62,7 +62,8 @@ export class DecisionClient {
   }
 
   private ask({ caller, action, resource }: DecisionQuestion): Promise<DecisionReply> {
-    const request: DecisionRequest = { caller, action, resource, correlationId: CorrelationContext.current() };
-    return this.rpc.send<DecisionReply>(RpcPatterns.authz.decide, request, { timeoutMs: this.options.decisionTimeoutMs });
+    const correlationId = CorrelationContext.current();
+    const payload = correlationId === undefined ? { action, resource } : { action, resource, correlationId };
+    return this.rpc.call(AuthzRpc.decide, { caller, payload }, { timeoutMs: this.options.decisionTimeoutMs });
   }
 }

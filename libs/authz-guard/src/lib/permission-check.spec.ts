@@ -1,4 +1,4 @@
-import { AuthorizationAction, AuthorizationDeniedError, DecisionRequest, DecisionResult, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { AnyRpcContract, AuthorizationAction, AuthorizationDeniedError, AuthzRpc, DecisionResult, MessageOf, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { DecisionClient } from './decision-client';
 import { PermissionCheck } from './permission-check';
@@ -12,10 +12,10 @@ function result(outcome: DecisionResult['outcome'], permitted = outcome === 'Per
 
 /** An RpcClient stand-in that records what is asked and answers as scripted. */
 function rpcAnswering(answer: () => Promise<unknown>) {
-  const sent: Array<{ pattern: string; data: DecisionRequest; options?: { timeoutMs?: number } }> = [];
+  const sent: Array<{ pattern: string; data: MessageOf<typeof AuthzRpc.decide>; options?: { timeoutMs?: number } }> = [];
   const rpc = {
-    send: (pattern: string, data: DecisionRequest, options?: { timeoutMs?: number }) => {
-      sent.push({ pattern, data, options });
+    call: (contract: AnyRpcContract, data: MessageOf<typeof AuthzRpc.decide>, options?: { timeoutMs?: number }) => {
+      sent.push({ pattern: contract.pattern, data, options });
       return answer();
     },
   } as unknown as RpcClient;
@@ -28,11 +28,10 @@ describe('PermissionCheck', () => {
     const check = new PermissionCheck(new DecisionClient(rpc, { decisionTimeoutMs: 250 }));
     await expect(check.require(caller, { ...featureDefault, facts: { resourceId: 'tickets' } })).resolves.toMatchObject({ outcome: 'Permit' });
     expect(sent).toHaveLength(1);
-    expect(sent[0].pattern).toBe(RpcPatterns.authz.decide);
+    expect(sent[0].pattern).toBe(AuthzRpc.decide.pattern);
     expect(sent[0].data).toMatchObject({
       caller,
-      action: AuthorizationAction.Update,
-      resource: { module: 'authorization', resourceType: 'feature-default', resourceId: 'tickets' },
+      payload: { action: AuthorizationAction.Update, resource: { module: 'authorization', resourceType: 'feature-default', resourceId: 'tickets' } },
     });
     expect(sent[0].options).toEqual({ timeoutMs: 250 });
   });

@@ -1,109 +1,158 @@
+import { z } from 'zod';
 import type { EventEnvelope } from './event-envelope';
+import { AnyEventContract, eventContract, EventPayloadOf } from './messaging/event-contract';
 
 /**
- * Payloads of the `authorization.*` integration events policy-management publishes through its
- * outbox (spec §6 leaves them open). Every payload names the tenant it concerns (`tenantId`, the
- * effective tenant; null only for a global feature default) and the subjects whose decisions it
- * changes (`subject`/`subjects`: the target of a change, never the administrator who made it).
- * authz-decision's invalidation reads exactly `tenantId`, `subject`, `subjects` and `scope`.
- * The actor, the time and the correlation id are in the envelope and the policy change log.
+ * The `authorization.*` integration events policy-management publishes through its outbox (spec
+ * §6 leaves them open). Every payload names the tenant it concerns (`tenantId`, the effective
+ * tenant; null only for a global feature default) and the subjects whose decisions it changes
+ * (`subject`/`subjects`: the target of a change, never the administrator who made it). The actor,
+ * the time and the correlation id are in the envelope and the policy change log.
  */
-export type ChangeKind = 'created' | 'updated' | 'deleted';
+const changeKind = z.enum(['created', 'updated', 'deleted']);
+export type ChangeKind = z.infer<typeof changeKind>;
+const grantChange = z.enum(['granted', 'revoked']);
+const id = z.string().min(1);
 
-/** authorization.role.created / .updated / .deleted */
-export interface RoleChangedPayload {
-  tenantId: string;
-  roleId: string;
-  roleName: string;
+const roleChanged = z.object({
+  tenantId: id,
+  roleId: id,
+  roleName: id,
   /** The name before a rename (update only). */
-  previousName?: string;
-  change: ChangeKind;
-}
+  previousName: z.string().optional(),
+  change: changeKind,
+});
+export type RoleChangedPayload = z.infer<typeof roleChanged>;
 
-/** authorization.role-permission.changed */
-export interface RolePermissionChangedPayload {
-  tenantId: string;
-  roleId: string;
-  roleName: string;
-  permissionId: string;
-  permissionCode: string;
-  change: 'granted' | 'revoked';
-}
+const rolePermissionChanged = z.object({ tenantId: id, roleId: id, roleName: id, permissionId: id, permissionCode: id, change: grantChange });
+export type RolePermissionChangedPayload = z.infer<typeof rolePermissionChanged>;
 
-/** authorization.user-role.assigned / .revoked: `subject` is the user in the path. */
-export interface UserRoleChangedPayload {
-  tenantId: string;
-  subject: string;
-  roleId: string;
-  roleName: string;
-}
+/** `subject` is the user in the path. */
+const userRoleChanged = z.object({ tenantId: id, subject: id, roleId: id, roleName: id });
+export type UserRoleChangedPayload = z.infer<typeof userRoleChanged>;
 
-/** authorization.abac-rule.changed: `tenantId` is the rule's (effective) tenant. */
-export interface AbacRuleChangedPayload {
-  tenantId: string;
-  ruleId: string;
-  change: ChangeKind;
-}
+/** `tenantId` is the rule's (effective) tenant. */
+const abacRuleChanged = z.object({ tenantId: id, ruleId: id, change: changeKind });
+export type AbacRuleChangedPayload = z.infer<typeof abacRuleChanged>;
 
-/** authorization.feature.changed (FeatureChangedIntegrationEvent). */
-export interface FeatureChangedPayload {
-  featureCode: string;
+const featureChanged = z.object({
+  featureCode: id,
   /** `global`: the default changed (every tenant); `tenant`: one tenant's override. */
-  scope: 'global' | 'tenant';
+  scope: z.enum(['global', 'tenant']),
   /** The tenant of an override; null for the global default. */
-  tenantId: string | null;
-  enabled: boolean;
+  tenantId: id.nullable(),
+  enabled: z.boolean(),
   /** The value in force for that scope before the change (null: no override existed). */
-  previous: boolean | null;
+  previous: z.boolean().nullable(),
+});
+export type FeatureChangedPayload = z.infer<typeof featureChanged>;
+
+/** A share of one resource instance (ReBAC); `subject` is a user or a role name, per `subjectKind`. */
+const relationChanged = z.object({
+  tenantId: id,
+  resourceType: id,
+  resourceId: id,
+  subject: id,
+  subjectKind: z.enum(['user', 'role']),
+  relation: z.enum(['owner', 'member', 'viewer']),
+  change: grantChange,
+});
+export type RelationChangedPayload = z.infer<typeof relationChanged>;
+
+/** Both the delegator and the delegate are named. */
+const delegationChanged = z.object({ tenantId: id, delegationId: id, subjects: z.array(id), change: grantChange });
+export type DelegationChangedPayload = z.infer<typeof delegationChanged>;
+
+/** `subject` is the grantee. */
+const temporaryGrantChanged = z.object({
+  tenantId: id,
+  grantId: id,
+  subject: id,
+  permissionCodes: z.array(id),
+  expiresAt: z.string(),
+  change: grantChange,
+});
+export type TemporaryGrantChangedPayload = z.infer<typeof temporaryGrantChanged>;
+
+const subjectOfficeChanged = z.object({ tenantId: id, subjects: z.array(id) });
+export type SubjectOfficeChangedPayload = z.infer<typeof subjectOfficeChanged>;
+
+const fieldPolicyChanged = z.object({ tenantId: id, policyId: id, resourceType: id, change: changeKind });
+export type FieldPolicyChangedPayload = z.infer<typeof fieldPolicyChanged>;
+
+const permissionRequestChanged = z.object({
+  tenantId: id,
+  requestId: id,
+  subject: id,
+  status: z.enum(['pending', 'approved', 'rejected', 'revoked', 'expired']),
+});
+export type PermissionRequestChangedPayload = z.infer<typeof permissionRequestChanged>;
+
+/** Every `authorization.*` event, one typed descriptor each. */
+export const AuthorizationEvents = {
+  roleCreated: eventContract('authorization.role.created', roleChanged),
+  roleUpdated: eventContract('authorization.role.updated', roleChanged),
+  roleDeleted: eventContract('authorization.role.deleted', roleChanged),
+  rolePermissionChanged: eventContract('authorization.role-permission.changed', rolePermissionChanged),
+  userRoleAssigned: eventContract('authorization.user-role.assigned', userRoleChanged),
+  userRoleRevoked: eventContract('authorization.user-role.revoked', userRoleChanged),
+  abacRuleChanged: eventContract('authorization.abac-rule.changed', abacRuleChanged),
+  featureChanged: eventContract('authorization.feature.changed', featureChanged),
+  relationChanged: eventContract('authorization.relation.changed', relationChanged),
+  subjectOfficeChanged: eventContract('authorization.subject-office.changed', subjectOfficeChanged),
+  delegationChanged: eventContract('authorization.delegation.changed', delegationChanged),
+  temporaryGrantChanged: eventContract('authorization.temporary-grant.changed', temporaryGrantChanged),
+  fieldPolicyChanged: eventContract('authorization.field-policy.changed', fieldPolicyChanged),
+  permissionRequestChanged: eventContract('authorization.permission-request.changed', permissionRequestChanged),
+} as const;
+
+type AuthorizationEventContracts = typeof AuthorizationEvents;
+
+/** One `authorization.*` event to publish: its type with a payload of that type's shape (a mismatch does not compile). */
+export type AuthorizationEvent = {
+  [K in keyof AuthorizationEventContracts]: { type: AuthorizationEventContracts[K]['type']; payload: EventPayloadOf<AuthorizationEventContracts[K]> };
+}[keyof AuthorizationEventContracts];
+
+/** Integration event types (the routing keys on `integration.events`), from the descriptors. */
+export const EventTypes = {
+  authorization: Object.fromEntries(Object.entries(AuthorizationEvents).map(([name, contract]) => [name, contract.type])) as {
+    readonly [K in keyof typeof AuthorizationEvents]: (typeof AuthorizationEvents)[K]['type'];
+  },
+} as const;
+
+const AUTHORIZATION_EVENT_BY_TYPE: ReadonlyMap<string, AnyEventContract> = new Map(Object.values(AuthorizationEvents).map((c) => [c.type, c]));
+
+/** The descriptor of an `authorization.*` event type, if it is one. */
+export function authorizationEventContract(type: string): AnyEventContract | undefined {
+  return AUTHORIZATION_EVENT_BY_TYPE.get(type);
 }
 
-/** authorization.relation.changed: a share of one resource instance (ReBAC). */
-export interface RelationChangedPayload {
-  tenantId: string;
-  resourceType: string;
-  resourceId: string;
-  /** A user subject or a role name, per `subjectKind`. */
-  subject: string;
-  subjectKind: 'user' | 'role';
-  relation: 'owner' | 'member' | 'viewer';
-  change: 'granted' | 'revoked';
-}
-
-/** authorization.delegation.changed: both the delegator and the delegate are named. */
-export interface DelegationChangedPayload {
-  tenantId: string;
-  delegationId: string;
+/** Whom a change concerns, read the same way by every consumer (decision caches, menus). */
+export interface AuthorizationChangeTarget {
+  /** `payload.tenantId` when set (the effective tenant), else the envelope's; undefined when neither names one. */
+  tenantId?: string;
+  /** The subjects whose bindings or grants changed (`subject`, `subjects`, `userId`), deduplicated; never the actor. */
   subjects: string[];
-  change: 'granted' | 'revoked';
+  /** `authorization.feature.changed` only: `global` (a default) or `tenant` (an override); any other value as sent, for the reader to widen. */
+  scope?: string;
+  /** False when the payload does not match its contract: the reader widens (an extra miss is cheap, a stale permit is not). */
+  wellFormed: boolean;
 }
 
-/** authorization.temporary-grant.changed: `subject` is the grantee. */
-export interface TemporaryGrantChangedPayload {
-  tenantId: string;
-  grantId: string;
-  subject: string;
-  permissionCodes: string[];
-  expiresAt: string;
-  change: 'granted' | 'revoked';
-}
+const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
-/** authorization.field-policy.changed */
-export interface FieldPolicyChangedPayload {
-  tenantId: string;
-  policyId: string;
-  resourceType: string;
-  change: ChangeKind;
-}
-
-/** authorization.permission-request.changed */
-export interface PermissionRequestChangedPayload {
-  tenantId: string;
-  requestId: string;
-  subject: string;
-  status: 'pending' | 'approved' | 'rejected' | 'revoked' | 'expired';
-}
-
-/** RPC `authz.invalidate`: the envelopes of one committed change, handled in order. */
-export interface InvalidateRequest {
-  events: EventEnvelope[];
+/**
+ * Which tenant and which subjects an `authorization.*` event concerns. The payload is checked with
+ * its contract on receipt; a payload that fails it is still read for what it names (an older
+ * publisher), flagged `wellFormed: false`.
+ */
+export function authorizationChangeTarget(envelope: Pick<EventEnvelope, 'eventType' | 'payload' | 'tenantId'>): AuthorizationChangeTarget {
+  const contract = authorizationEventContract(envelope.eventType);
+  const wellFormed = contract?.schema.safeParse(envelope.payload).success === true;
+  const p = (typeof envelope.payload === 'object' && envelope.payload !== null ? envelope.payload : {}) as Record<string, unknown>;
+  const tenantId = nonEmpty(p['tenantId']) ? p['tenantId'] : nonEmpty(envelope.tenantId) ? envelope.tenantId : undefined;
+  const listed = Array.isArray(p['subjects']) ? p['subjects'] : [];
+  const subjects = [...new Set([p['subject'], p['userId'], ...listed].filter(nonEmpty))];
+  const scope = typeof p['scope'] === 'string' ? p['scope'] : undefined;
+  return { ...(tenantId !== undefined ? { tenantId } : {}), subjects, ...(scope ? { scope } : {}), wellFormed };
 }

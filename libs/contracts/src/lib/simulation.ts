@@ -1,6 +1,6 @@
 import { AuthorizationAction } from './authorization-action';
 import { DataScope } from './data-scope';
-import { CallerKind, TrustedCaller } from './trusted-caller';
+import { CallerKind } from './trusted-caller';
 import { DecisionOutcome, EvaluatorResult, ResourceDescriptor } from './decision';
 
 /**
@@ -76,11 +76,6 @@ export interface SimulateReplayRequest {
   to?: string;
 }
 
-/** RPC message of both patterns: the tenant is the caller's, always. */
-export interface SimulationMessage<T> {
-  caller: TrustedCaller;
-  payload: T;
-}
 
 export interface SimulatedDecision {
   outcome: DecisionOutcome;

@@ -9,6 +9,7 @@ export * from './lib/rpc/rpc-routes';
 export * from './lib/rpc/rpc-problem';
 export * from './lib/rpc/rpc-problem.filter';
 export * from './lib/rpc/rpc-controller.decorator';
+export * from './lib/rpc/rpc-handler.decorator';
 export * from './lib/rpc/rpc-queue-options';
 export * from './lib/rpc/rpc-microservice-options';
 export * from './lib/rpc/rabbitmq-rpc-client';

@@ -22,6 +22,6 @@ import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
  */
 export function applyRpcEnhancers(rpc: INestMicroservice, app: INestApplication): void {
   rpc.useGlobalGuards(app.get(AuthorizeGuard));
-  rpc.useGlobalPipes(createValidationPipe());
+  rpc.useGlobalPipes(createValidationPipe({ reportUnder: 'payload' }));
   rpc.useGlobalFilters(new ProblemDetailsFilter());
 }

@@ -1,9 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page } from '@lp/contracts';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+// The bounds and the page shape are part of the RPC contracts too (authz.audit.query).
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE };
+export type { Page };
 
 /**
  * Paging convention of every list route: zero-based `pageIndex`, `pageSize` 1..100 (default 20).
@@ -27,12 +29,6 @@ export class PageQuery {
   pageSize = DEFAULT_PAGE_SIZE;
 }
 
-export interface Page<T> {
-  items: T[];
-  pageIndex: number;
-  pageSize: number;
-  totalCount: number;
-}
 
 export class PageMeta {
   @ApiProperty() pageIndex: number;

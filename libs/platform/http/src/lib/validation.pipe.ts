@@ -18,8 +18,8 @@ export function flattenValidationErrors(errors: ClassValidatorError[], parent = 
  * dropped, so a client's typo is visible), and failures become one `Validation.Failed` problem with
  * a message per field.
  */
-export function createValidationPipe(): ValidationPipe {
-  return new EdgeValidationPipe({
+export function createValidationPipe(options: EdgeValidationOptions = {}): ValidationPipe {
+  return new EdgeValidationPipe(options, {
     transform: true,
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -30,16 +30,36 @@ export function createValidationPipe(): ValidationPipe {
   });
 }
 
+export interface EdgeValidationOptions {
+  /**
+   * Field paths under this root are reported without it: RPC messages are `{ caller, payload }`,
+   * and a problem in the payload names its field as an HTTP body's would (`resource.resourceId`).
+   */
+  reportUnder?: string;
+}
+
+function withoutRoot(errors: Record<string, string[]>, root: string | undefined): Record<string, string[]> {
+  if (root === undefined) return errors;
+  return Object.fromEntries(Object.entries(errors).map(([path, problems]) => [path.startsWith(`${root}.`) ? path.slice(root.length + 1) : path, problems]));
+}
+
 /**
  * Nest's ValidationPipe behind the storable-input check (`unstorableInput`): NUL, lone surrogates and
  * hostile nesting are refused for every body, path parameter, query value and RPC payload before
  * class-transformer walks them. A named parameter (`@Param('id')`) reports under its name.
  */
 class EdgeValidationPipe extends ValidationPipe {
+  constructor(
+    private readonly edge: EdgeValidationOptions,
+    options: ConstructorParameters<typeof ValidationPipe>[0],
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'body' || metadata.type === 'param' || metadata.type === 'query') {
       const errors = unstorableInput(value, metadata.data ?? '');
-      if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+      if (Object.keys(errors).length > 0) throw new ValidationError(withoutRoot(errors, this.edge.reportUnder));
     }
     return super.transform(value, metadata);
   }

@@ -1,5 +1,5 @@
 import type { CallerKind, DecisionOutcome, DecisionRequest, DecisionResult } from '@lp/contracts';
-import type { AuditedEvaluation, AuditedResourceFacts } from './decision-audit-record.entity';
+import type { AuditedEvaluation, AuditedResourceFacts } from '@lp/contracts';
 
 /** What the decision service hands to `DecisionAuditWriter.record` for every decision. */
 export interface DecisionAuditEntry {

@@ -1,7 +1,7 @@
-import { DecisionOutcome, ValidationError } from '@lp/contracts';
+import { DecisionAuditItem, DecisionOutcome, ValidationError } from '@lp/contracts';
 import type { Page } from '@lp/platform/http';
 import { DataSource } from 'typeorm';
-import { AuditedEvaluation, AuditedResourceFacts, DecisionAuditRecord } from './decision-audit-record.entity';
+import { DecisionAuditRecord } from './decision-audit-record.entity';
 
 export const MAX_AUDIT_PAGE_SIZE = 100;
 const OUTCOMES: readonly DecisionOutcome[] = ['Permit', 'Deny', 'NoMatchingPolicy'];
@@ -19,29 +19,6 @@ export interface DecisionAuditQueryParams {
   pageIndex: number;
   /** 1 to 100. */
   pageSize: number;
-}
-
-/** One audit record as the query returns it: transport-neutral, `decidedAt` as an ISO instant. */
-export interface DecisionAuditItem {
-  decisionId: string;
-  decidedAt: string;
-  tenantId: string;
-  callerKind: string;
-  subject: string;
-  clientId: string | null;
-  actor: string | null;
-  action: string;
-  module: string;
-  resourceType: string;
-  resourceId: string | null;
-  resourceFacts: AuditedResourceFacts;
-  outcome: DecisionOutcome;
-  evaluations: AuditedEvaluation[];
-  cached: boolean;
-  latencyMs: number;
-  correlationId: string | null;
-  revisions: Record<string, number> | null;
-  failure: string | null;
 }
 
 function instant(value: Date | string | undefined, field: string, problems: Record<string, string[]>): Date | undefined {

@@ -1,21 +1,5 @@
-import type { CallerKind, DecisionOutcome, EvaluatorName, EvaluatorVerdict } from '@lp/contracts';
+import type { AuditedEvaluation, AuditedResourceFacts, CallerKind, DecisionOutcome } from '@lp/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-/** The resource facts a decision was made on (spec §2), kept as they were sent. */
-export interface AuditedResourceFacts {
-  status?: string;
-  amount?: number;
-  sensitivity?: string;
-  owner?: string;
-  officeId?: string;
-}
-
-/** One evaluator's part in a decision. */
-export interface AuditedEvaluation {
-  evaluator: EvaluatorName;
-  verdict: EvaluatorVerdict;
-  reason: string;
-}
 
 /**
  * One authorization decision, written for every call, cache hits included (spec §1 decision path

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, CallerKind, DecisionRequest } from '@lp/contracts';
 import { CacheAdapters, createCacheAdapters } from '@lp/platform/cache';
-import { InvalidDecisionRequestError } from '../decision/decision.errors';
+import { InvalidDecisionRequestError } from '@lp/contracts';
 import { request, user } from '../decision/decision.fixtures';
 import { DecisionCache } from './decision-cache';
 import { decisionCacheContract } from './decision-cache.contract';

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { DataScope, DecisionOutcome, DecisionRequest, DecisionResult, EvaluatorResult, TrustedCaller } from '@lp/contracts';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { Clock, systemClock } from '../decision/clock';
-import { validateDecisionRequest } from '../decision/decision-request.validator';
+import { validateDecisionRequest } from '@lp/contracts';
 import { decisionCacheKey } from './decision-cache-key';
 import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
 import { RevisionReadScope } from './revision-read-scope';

@@ -1,45 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { EventEnvelope, EventTypes } from '@lp/contracts';
+import { authorizationChangeTarget, authorizationEventContract, EventEnvelope, EventTypes, InvalidationResult } from '@lp/contracts';
 import { RevisionCounters } from '@lp/platform/cache';
 import type { EventHandler } from '@lp/platform/messaging';
 import { DecisionRevisionKeys } from './decision-revision-keys';
 
 /** Subscribe with this pattern in `instance` mode: every replica must see every change. */
 export const POLICY_INVALIDATION_PATTERN = 'authorization.#';
-
-/**
- * What the invalidation reads from an `authorization.*` event. The spec leaves these payloads open
- * (§6 "not shown"); policy-management publishes them through its outbox.
- *
- * - Tenant: `payload.tenantId` when set (the effective tenant, e.g. of an ABAC rule changed by a
- *   platform operator), otherwise the envelope's `tenantId`.
- * - `subject` / `subjects` / `userId`: whose bindings or grants changed: for user-role events the
- *   target user (the path's `{userId}`), never the administrator who made the change; for
- *   delegations the delegating subject; for temporary grants the grantee. Any `actor` field is
- *   deliberately not read.
- * - `scope`: for `authorization.feature.changed`, `'global'` (a default) or `'tenant'` (an override).
- */
-export interface AuthorizationChangePayload {
-  tenantId?: string | null;
-  subject?: string;
-  subjects?: string[];
-  userId?: string;
-  scope?: 'global' | 'tenant';
-}
-
-export interface RevisionBump {
-  name: string;
-  /** The counter's value after the bump. */
-  revision: number;
-}
-
-export interface InvalidationResult {
-  eventId: string;
-  eventType: string;
-  bumped: RevisionBump[];
-  /** Why nothing was bumped: an event type that changes no cached fact, or a tenant event without a tenant. */
-  ignored?: string;
-}
 
 type Plan = { names: string[] } | { ignored: string };
 
@@ -56,20 +22,6 @@ const TENANT_POLICY_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A
 const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.delegationChanged, A.temporaryGrantChanged];
 /** Role shares apply to the holders of a role by its name: these change which shares apply to whom. */
 const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.userRoleAssigned, A.userRoleRevoked];
-
-function nonEmpty(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0;
-}
-
-function tenantOf(envelope: EventEnvelope, payload: AuthorizationChangePayload): string | undefined {
-  if (nonEmpty(payload.tenantId)) return payload.tenantId;
-  return nonEmpty(envelope.tenantId) ? envelope.tenantId : undefined;
-}
-
-function subjectsOf(payload: AuthorizationChangePayload): string[] {
-  const listed = Array.isArray(payload.subjects) ? payload.subjects : [];
-  return [...new Set([payload.subject, payload.userId, ...listed].filter(nonEmpty))];
-}
 
 /**
  * The counters an event bumps (spec §4 rule 2, §6; ARCHITECTURE.md, Caches). Pure, so the map is
@@ -92,13 +44,14 @@ function subjectsOf(payload: AuthorizationChangePayload): string[] {
  */
 export function invalidationPlan(envelope: EventEnvelope): Plan {
   const type = envelope.eventType;
-  const payload: AuthorizationChangePayload =
-    typeof envelope.payload === 'object' && envelope.payload !== null ? (envelope.payload as AuthorizationChangePayload) : {};
-  const tenant = tenantOf(envelope, payload);
+  // Whom the change concerns, read as every consumer reads it (tenant from the payload, else the
+  // envelope; the target subjects, never the actor): `authorizationChangeTarget`, beside the contracts.
+  const target = authorizationChangeTarget(envelope);
+  const tenant = target.tenantId;
 
   if (type === A.featureChanged) {
-    if (payload.scope === 'tenant' && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
-    if (payload.scope === undefined && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
+    if (target.scope === 'tenant' && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
+    if (target.scope === undefined && tenant !== undefined) return { names: [K.featureTenant(tenant)] };
     // 'global', an unknown scope, or a tenant override naming no tenant.
     return { names: [K.featureGlobal] };
   }
@@ -119,11 +72,11 @@ export function invalidationPlan(envelope: EventEnvelope): Plan {
   if (type === A.abacRuleChanged) return { names: [K.tenantPolicy(tenant)] };
   if (type === A.relationChanged) return { names: [K.rebac(tenant), K.dataScopeTenant(tenant)] };
   if (type === A.subjectOfficeChanged) {
-    const subjects = subjectsOf(payload);
+    const subjects = target.subjects;
     return { names: subjects.length === 0 ? [K.dataScopeTenant(tenant)] : subjects.map((subject) => K.dataScopeSubject(tenant, subject)) };
   }
 
-  const subjects = subjectsOf(payload);
+  const subjects = target.subjects;
   if (subjects.length === 0) return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant), ...(roleShares ? [K.rebac(tenant)] : [])] };
   return {
     names: subjects.flatMap((subject) => [
@@ -147,6 +100,11 @@ export class PolicyInvalidation {
   async handle(envelope: EventEnvelope): Promise<InvalidationResult> {
     const plan = invalidationPlan(envelope);
     const base = { eventId: envelope.eventId, eventType: envelope.eventType };
+    if (authorizationEventContract(envelope.eventType) && !authorizationChangeTarget(envelope).wellFormed) {
+      // Checked on receipt against its contract: still read for what it names (widening), but a
+      // publisher is sending a shape the contract does not allow.
+      this.logger.warn(`${envelope.eventType} ${envelope.eventId} does not match its contract; invalidating what it names (correlationId ${envelope.correlationId})`);
+    }
     if ('ignored' in plan) {
       if (plan.ignored === 'tenant event without a tenant') {
         this.logger.error(`${envelope.eventType} ${envelope.eventId} names no tenant; no cache invalidated (correlationId ${envelope.correlationId})`);

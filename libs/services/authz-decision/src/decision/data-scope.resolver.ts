@@ -1,6 +1,6 @@
 import { CallerKind, DataScope, DataScopeKind, DecisionRequest, permissionCode, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
 import { Clock, systemClock } from './clock';
-import { validateDecisionRequest } from './decision-request.validator';
+import { validateDecisionRequest } from '@lp/contracts';
 import { ScopeEvidence } from './evaluator';
 import { DataScopeSetting, PolicyFactsReader } from './policy-facts';
 import { rbacFinding } from './rbac.evaluator';

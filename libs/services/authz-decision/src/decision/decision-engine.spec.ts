@@ -2,7 +2,7 @@ import { AuthorizationAction, DecisionRequest, EvaluatorName, EvaluatorVerdict, 
 import { AbacVerdict } from './abac-rule';
 import { AppScopeEvaluator } from './app-scope.evaluator';
 import { DecisionEngine, DecisionFailure } from './decision-engine';
-import { InvalidDecisionRequestError } from './decision.errors';
+import { InvalidDecisionRequestError } from '@lp/contracts';
 import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from './decision.fixtures';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
 import { FeatureEvaluator } from './feature.evaluator';

@@ -5,7 +5,7 @@ import { AppScopeEvaluator } from './app-scope.evaluator';
 import { Clock, systemClock } from './clock';
 import { DataScopeResolution, DataScopeResolver, resolveDataScopeWithTrace } from './data-scope.resolver';
 import { MergedDecision, mergeEvaluations } from './decision-merge';
-import { validateDecisionRequest } from './decision-request.validator';
+import { validateDecisionRequest } from '@lp/contracts';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
 import { FeatureEnabledVerdict, FeatureEvaluator } from './feature.evaluator';
 import { PolicyFactsReader, PolicyStoreName } from './policy-facts';

@@ -5,8 +5,6 @@ export * from './clock';
 export * from './data-scope.resolver';
 export * from './decision-engine';
 export * from './decision-merge';
-export * from './decision-request.validator';
-export * from './decision.errors';
 export * from './evaluator';
 export * from './feature.evaluator';
 export * from './in-memory-policy-facts';

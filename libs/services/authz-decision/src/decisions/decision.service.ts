@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DecisionRequest, DecisionResult } from '@lp/contracts';
+import { DecisionRequest, DecisionResult, validateDecisionRequest } from '@lp/contracts';
 import { decisionOutcomes } from '@lp/platform/observability';
 import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
 import { RevisionCounters } from '@lp/platform/cache';
@@ -11,7 +11,7 @@ import {
   DecisionCacheLookup,
   RevisionReadScope,
 } from '../cache';
-import { DecisionEngine, DecisionExplanation, validateDecisionRequest } from '../decision';
+import { DecisionEngine, DecisionExplanation } from '../decision';
 
 /** Reason a decision failed closed because its audit record could not be accepted. */
 export const AUDIT_UNAVAILABLE = 'AuditUnavailable';

@@ -1,4 +1,4 @@
-import { EventTypes, TrustedCaller } from '@lp/contracts';
+import { AuthzRpc, EventTypes, parseMessage, TrustedCaller, ValidationError } from '@lp/contracts';
 import { InMemoryRevisionCounters } from '@lp/platform/cache';
 import { createEventEnvelope } from '@lp/platform/messaging';
 import { DecisionRevisionKeys, PolicyInvalidation } from '../cache';
@@ -26,8 +26,17 @@ describe('PolicyInvalidationRpcController (authz.invalidate)', () => {
     ['not a list', { events: 'x' }],
     ['more than 100', { events: Array.from({ length: 101 }, () => createEventEnvelope(EventTypes.authorization.roleCreated, {}, { tenantId: 'acme' })) }],
     ['a non-authorization event', { events: [createEventEnvelope('ticket.created', {}, { tenantId: 'acme' })] }],
-  ])('refuses %s with Validation.Failed and bumps nothing', async (_what, payload) => {
-    await expect(controller.invalidate({ caller, payload: payload as never })).rejects.toMatchObject({ code: 'Validation.Failed' });
-    expect((await revisions.read([DecisionRevisionKeys.tenantPolicy('acme')]))[0]).toBe(0);
+  ])('its contract refuses %s with Validation.Failed, before the handler', (_what, payload) => {
+    expect(() => parseMessage(AuthzRpc.invalidate.schema, { caller, payload })).toThrow(expect.objectContaining({ code: 'Validation.Failed' }));
+  });
+
+  it('its contract names the field of the payload that is wrong', () => {
+    const bad = { events: [{ ...createEventEnvelope(EventTypes.authorization.roleCreated, {}, { tenantId: 'acme' }), eventType: 'ticket.created' }] };
+    try {
+      parseMessage(AuthzRpc.invalidate.schema, { caller, payload: bad });
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as ValidationError).errors).toEqual({ 'events[0].eventType': ['an authorization.* event envelope is required'] });
+    }
   });
 });

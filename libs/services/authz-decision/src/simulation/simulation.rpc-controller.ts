@@ -1,37 +1,30 @@
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RpcPatterns, SimulateReplayRequest, SimulateRequest, SimulationMessage, ValidationError } from '@lp/contracts';
+import { Payload } from '@nestjs/microservices';
+import { AuthzRpc, ReceivedOf, SimulateReplayRequest, SimulateRequest } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
-import { RpcController } from '@lp/platform/messaging';
+import { RpcController, RpcHandler } from '@lp/platform/messaging';
 import { validatePolicyOverlay } from './policy-overlay.validator';
 import { PolicySimulator } from './policy-simulator';
 
-function tenantOf(message: SimulationMessage<unknown> | undefined): string {
-  const tenantId = message?.caller?.tenantId;
-  if (typeof tenantId !== 'string' || tenantId.trim() === '') throw new ValidationError({ caller: ['the trusted caller (with its tenant) is required'] });
-  return tenantId;
-}
-
 /**
  * What-if decisions for policy-management's permission-simulation routes, which check the caller's
- * permission before asking. The tenant comes from the caller in the message, never the payload.
+ * permission before asking. The tenant comes from the caller in the message, never the payload; the
+ * overlay is checked against the tenant's facts here (`validatePolicyOverlay`), its shape by the contract.
  */
 @RpcController()
 export class SimulationRpcController {
   constructor(private readonly simulator: PolicySimulator) {}
 
-  @MessagePattern(RpcPatterns.authz.simulate)
+  @RpcHandler(AuthzRpc.simulate)
   @SkipAuthorization('called by policy-management, whose permission-simulation routes are guarded')
-  simulate(@Payload() message: SimulationMessage<SimulateRequest>) {
-    const tenantId = tenantOf(message);
-    const payload = message.payload ?? ({} as SimulateRequest);
-    return this.simulator.simulate(tenantId, payload.subject, payload.request, validatePolicyOverlay(payload.overlay));
+  simulate(@Payload() { caller, payload }: ReceivedOf<typeof AuthzRpc.simulate>) {
+    const request = payload as SimulateRequest;
+    return this.simulator.simulate(caller.tenantId, request.subject, request.request, validatePolicyOverlay(request.overlay));
   }
 
-  @MessagePattern(RpcPatterns.authz.simulateReplay)
+  @RpcHandler(AuthzRpc.simulateReplay)
   @SkipAuthorization('called by policy-management, whose permission-simulation routes are guarded')
-  replay(@Payload() message: SimulationMessage<SimulateReplayRequest>) {
-    const tenantId = tenantOf(message);
-    const payload = message.payload ?? {};
-    return this.simulator.replay(tenantId, { ...payload, overlay: validatePolicyOverlay(payload.overlay) });
+  replay(@Payload() { caller, payload }: ReceivedOf<typeof AuthzRpc.simulateReplay>) {
+    const request = payload as SimulateReplayRequest;
+    return this.simulator.replay(caller.tenantId, { ...request, overlay: validatePolicyOverlay(request.overlay) });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { EventTypes } from '@lp/contracts';
+import { authorizationChangeTarget, EventTypes } from '@lp/contracts';
 import type { PermissionTree } from '../permissions/permission-tree';
 import type { EffectivePermissions } from './effective-permissions.reader';
 
@@ -23,19 +23,14 @@ const TENANT_EVENTS: readonly string[] = [A.roleCreated, A.roleUpdated, A.roleDe
 /** The named subject's own bindings or grants changed. */
 const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.temporaryGrantChanged, A.delegationChanged];
 
-const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-
-/** Pure: the same reading of payloads as authz-decision's invalidation (`tenantId`, `subject`, `subjects`, `userId`). */
+/** Pure; reads whom a change concerns as authz-decision's invalidation does (`authorizationChangeTarget`). */
 export function menuDropPlan(eventType: string, payload: unknown, envelopeTenantId?: string | null): MenuDropPlan {
-  const p = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-  const tenantId = text(p['tenantId']) ? p['tenantId'] : text(envelopeTenantId) ? envelopeTenantId : undefined;
+  const { tenantId, subjects, scope } = authorizationChangeTarget({ eventType, payload, tenantId: envelopeTenantId ?? null });
   // A feature switches modules off in the menu: an override changes its tenant, a default every tenant.
-  if (eventType === A.featureChanged) return p['scope'] === 'global' || tenantId === undefined ? { everyTenant: true } : { tenantId, wholeTenant: true };
+  if (eventType === A.featureChanged) return scope === 'global' || tenantId === undefined ? { everyTenant: true } : { tenantId, wholeTenant: true };
   if (tenantId === undefined) return null;
   if (TENANT_EVENTS.includes(eventType)) return { tenantId, wholeTenant: true };
   if (!SUBJECT_EVENTS.includes(eventType)) return null;
-  const listed = Array.isArray(p['subjects']) ? p['subjects'] : [];
-  const subjects = [...new Set([p['subject'], p['userId'], ...listed].filter(text))];
   return subjects.length === 0 ? { tenantId, wholeTenant: true } : { tenantId, subjects };
 }
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { RpcPatterns, TrustedCaller, ValidationError } from '@lp/contracts';
+import { AuthzRpc, DecisionAuditItem, TrustedCaller, ValidationError } from '@lp/contracts';
 import { Page, pageOf } from '@lp/platform/http';
 import { RpcClient } from '@lp/platform/messaging';
 import { DecisionAuditQuery } from './dto/decision-audit.query';
 import { PolicyChangeQuery } from './dto/policy-change.query';
-import { DecisionAuditItemResponse, PolicyChangeResponse } from './dto/permission-audit.response';
+import { PolicyChangeResponse } from './dto/permission-audit.response';
 import { PolicyChangeLogRepository } from './policy-change-log.repository';
 
 /** `from` after `to` is a client error, not an empty page. */
@@ -25,10 +25,10 @@ export class PermissionAuditService {
     private readonly changes: PolicyChangeLogRepository,
   ) {}
 
-  decisions(caller: TrustedCaller, query: DecisionAuditQuery): Promise<Page<DecisionAuditItemResponse>> {
+  decisions(caller: TrustedCaller, query: DecisionAuditQuery): Promise<Page<DecisionAuditItem>> {
     checkWindow(query);
     const { subject, outcome, from, to, pageIndex, pageSize } = query;
-    return this.rpc.send(RpcPatterns.authz.queryAudit, { caller, payload: { subject, outcome, from, to, pageIndex, pageSize } });
+    return this.rpc.call(AuthzRpc.queryAudit, { caller, payload: { subject, outcome, from, to, pageIndex, pageSize } });
   }
 
   async changeLog(tenantId: string, query: PolicyChangeQuery): Promise<Page<PolicyChangeResponse>> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RpcPatterns, SimulatedDecision, SimulateReplayRequest, SimulateReplayResult, SimulateRequest, TrustedCaller, ValidationError } from '@lp/contracts';
+import { AuthzRpc, SimulatedDecision, SimulateReplayRequest, SimulateReplayResult, SimulateRequest, TrustedCaller, ValidationError } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { EvaluateSimulationDto, ReplaySimulationDto } from './dto/simulation.dto';
 
@@ -16,7 +16,7 @@ export class PermissionSimulationService {
 
   evaluate(caller: TrustedCaller, body: EvaluateSimulationDto): Promise<SimulatedDecision> {
     const payload: SimulateRequest = { subject: body.subject, request: { resource: { ...body.request.resource }, action: body.request.action }, overlay: body.overlay ?? {} };
-    return this.rpc.send(RpcPatterns.authz.simulate, { caller, payload: plain(payload) });
+    return this.rpc.call(AuthzRpc.simulate, { caller, payload: plain(payload) });
   }
 
   replay(caller: TrustedCaller, body: ReplaySimulationDto): Promise<SimulateReplayResult> {
@@ -24,7 +24,7 @@ export class PermissionSimulationService {
       throw new ValidationError({ to: ['must not be before from'] });
     }
     const payload: SimulateReplayRequest = { overlay: body.overlay ?? {}, sample: body.sample, from: body.from, to: body.to };
-    return this.rpc.send(RpcPatterns.authz.simulateReplay, { caller, payload: plain(payload) }, { timeoutMs: REPLAY_TIMEOUT_MS });
+    return this.rpc.call(AuthzRpc.simulateReplay, { caller, payload: plain(payload) }, { timeoutMs: REPLAY_TIMEOUT_MS });
   }
 }
 

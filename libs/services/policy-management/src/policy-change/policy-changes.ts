@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { EventEnvelope, InvalidateRequest, RpcPatterns, TrustedCaller } from '@lp/contracts';
+import { AuthorizationEvent, AuthzRpc, EventEnvelope, TrustedCaller } from '@lp/contracts';
 import { createEventEnvelope, OutboxWriter, RpcClient } from '@lp/platform/messaging';
 import { CorrelationContext } from '@lp/platform/observability';
 import { PolicyChangeLogEntity } from '../policy-store/entities/policy-change-log.entity';
@@ -16,8 +16,8 @@ export interface PolicyChangeRecord {
   targetId: string;
   before?: unknown;
   after?: unknown;
-  /** The integration event(s) to publish through the outbox with it. */
-  events: Array<{ type: string; payload: object }>;
+  /** The integration event(s) to publish through the outbox with it: a payload must match its type's contract. */
+  events: AuthorizationEvent[];
 }
 
 /** The open transaction of one policy change: write through `manager`, then `record` the change. */
@@ -85,7 +85,7 @@ export class PolicyChanges {
 
   private async invalidateNow(caller: TrustedCaller, events: EventEnvelope[]): Promise<void> {
     try {
-      await this.rpc.send(RpcPatterns.authz.invalidate, { caller, payload: { events } satisfies InvalidateRequest });
+      await this.rpc.call(AuthzRpc.invalidate, { caller, payload: { events } });
     } catch (error) {
       this.logger.warn(
         `in-line invalidation of ${events.map((e) => `${e.eventType} ${e.eventId}`).join(', ')} failed; the outbox events will invalidate on delivery: ${

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EventTypes, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
+import { AuthorizationEvent, EventTypes, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
 import { Page, pageOf, PageQuery } from '@lp/platform/http';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
@@ -10,7 +10,7 @@ import { RoleRepository } from './role.repository';
 import { lockRole } from './role-lookup';
 import { RoleNameTakenError, RoleProtectedError } from './roles.errors';
 
-type RoleEvent = { type: string; payload: RoleChangedPayload };
+type RoleEvent = Extract<AuthorizationEvent, { payload: RoleChangedPayload }>;
 
 @Injectable()
 export class RolesService {

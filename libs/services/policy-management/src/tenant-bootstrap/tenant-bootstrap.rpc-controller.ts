@@ -1,8 +1,7 @@
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AuthorizationAction, RpcPatterns, TenantBootstrapResult } from '@lp/contracts';
+import { Payload } from '@nestjs/microservices';
+import { AuthorizationAction, AuthzRpc, ReceivedOf, TenantBootstrapResult } from '@lp/contracts';
 import { Authorize } from '@lp/authz-guard';
-import { RpcController } from '@lp/platform/messaging';
-import { TenantBootstrapMessage } from './dto/tenant-bootstrap.message';
+import { RpcController, RpcHandler } from '@lp/platform/messaging';
 import { TenantBootstrapService } from './tenant-bootstrap.service';
 
 /**
@@ -14,9 +13,9 @@ import { TenantBootstrapService } from './tenant-bootstrap.service';
 export class TenantBootstrapRpcController {
   constructor(private readonly tenants: TenantBootstrapService) {}
 
-  @MessagePattern(RpcPatterns.authz.tenantBootstrap)
+  @RpcHandler(AuthzRpc.tenantBootstrap)
   @Authorize({ module: 'authorization', resource: 'tenant', action: AuthorizationAction.Create })
-  bootstrap(@Payload() message: TenantBootstrapMessage): Promise<TenantBootstrapResult> {
+  bootstrap(@Payload() message: ReceivedOf<typeof AuthzRpc.tenantBootstrap>): Promise<TenantBootstrapResult> {
     return this.tenants.bootstrap(message.caller, message.payload);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
+  AuthorizationEvent,
   EventTypes,
   RoleChangedPayload,
   RolePermissionChangedPayload,
@@ -27,7 +28,7 @@ export class TenantBootstrapService {
 
   async bootstrap(caller: TrustedCaller, request: TenantBootstrapRequest): Promise<TenantBootstrapResult> {
     const { tenantId, adminSubject } = request;
-    const events: Array<{ type: string; payload: object }> = [];
+    const events: AuthorizationEvent[] = [];
     const result = await this.changes.apply(caller, async (tx) => {
       const m = tx.manager;
       const inserted: Array<{ id: string; name: string }> = await m.query(

@@ -1,4 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
+import type { AnyRpcContract, MessageOf, ReplyOf } from '@lp/contracts';
 import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
 import { RpcTransportError } from './rpc-errors';
 import { RpcRouter, RpcRoutes } from './rpc-routes';
@@ -37,6 +38,15 @@ export abstract class RpcClient implements OnApplicationShutdown {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_RPC_TIMEOUT_MS;
   }
 
+  /**
+   * Asks the contract's service: the message must be the contract's `{ caller, payload }` and the
+   * answer is its reply type. Services call this, never `send`.
+   */
+  call<C extends AnyRpcContract>(contract: C, message: MessageOf<C>, options?: Omit<RpcCallOptions, 'service'>): Promise<ReplyOf<C>> {
+    return this.send<ReplyOf<C>>(contract.pattern, message, { ...options, service: contract.service });
+  }
+
+  /** The untyped transport primitive under `call` (the transport's own tests and diagnostics use it). */
   abstract send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult>;
 
   abstract close(): Promise<void>;

@@ -1,6 +1,6 @@
 import { DecisionRequest, EvaluatorName, TrustedCaller } from '@lp/contracts';
 import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../decision-engine';
-import { InvalidDecisionRequestError } from '../decision.errors';
+import { InvalidDecisionRequestError } from '@lp/contracts';
 import { InMemoryPolicyFacts } from '../in-memory-policy-facts';
 import { FeatureEnabledVerdict } from '../feature.evaluator';
 import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, expectationUnder, loadConformanceCorpus } from './conformance-corpus';

@@ -1,5 +1,6 @@
-import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
-import { validateDecisionRequest } from './decision-request.validator';
+import { AuthorizationAction } from './authorization-action';
+import type { DecisionRequest } from './decision';
+import { validateDecisionRequest } from './decision-request';
 
 describe('validateDecisionRequest', () => {
   const raw = {

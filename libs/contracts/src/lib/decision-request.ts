@@ -1,13 +1,20 @@
-import {
-  AuthorizationAction,
-  CallerKind,
-  DecisionRequest,
-  isAuthorizationAction,
-  permissionCode,
-  ResourceDescriptor,
-  TrustedCaller,
-} from '@lp/contracts';
-import { InvalidDecisionRequestError } from './decision.errors';
+import { AuthorizationAction, isAuthorizationAction } from './authorization-action';
+import type { DecisionRequest, ResourceDescriptor } from './decision';
+import { ValidationError } from './domain-error';
+import { permissionCode } from './permission-code';
+import type { CallerKind, TrustedCaller } from './trusted-caller';
+
+/**
+ * A decision request the engine refuses to evaluate (unknown action, missing module or resource
+ * type, malformed caller). Thrown instead of answering, so a malformed request can never come out
+ * as a Permit; the guard treats the error as a denial. A `ValidationError`, so the problem filter
+ * reports it as 400 `Validation.Failed` with the problems per field.
+ */
+export class InvalidDecisionRequestError extends ValidationError {
+  constructor(errors: Record<string, string[]>) {
+    super(errors, `The decision request is not valid: ${Object.keys(errors).join(', ')}.`);
+  }
+}
 
 const CALLER_KINDS: readonly CallerKind[] = ['user', 'application', 'delegated'];
 const OPTIONAL_RESOURCE_STRINGS = ['resourceId', 'status', 'sensitivity', 'owner', 'officeId'] as const;
@@ -105,3 +112,52 @@ export function validateDecisionRequest(request: unknown): DecisionRequest {
   normalized.add(result);
   return result;
 }
+
+/** What a service asks `authz.decide` / `authz.explain` about, beside the caller. */
+export interface DecisionQuery {
+  resource: ResourceDescriptor;
+  action: AuthorizationAction;
+  correlationId?: string;
+  /** `authz.decide` only: every evaluator's verdict and reason in the reply. */
+  withReasons?: boolean;
+}
+
+const QUERY_FIELDS = new Set(['resource', 'action', 'correlationId', 'withReasons']);
+
+function queryOf(caller: unknown, query: unknown, at: string): DecisionRequest {
+  if (!isObject(query)) throw new InvalidDecisionRequestError({ [at]: ['must be an object'] });
+  const problems: Problems = {};
+  for (const key of Object.keys(query)) if (!QUERY_FIELDS.has(key)) add(problems, `${at}.${key}`, 'is not a field of a decision query');
+  if (query['correlationId'] !== undefined && typeof query['correlationId'] !== 'string') add(problems, 'correlationId', 'must be a string');
+  if (query['withReasons'] !== undefined && typeof query['withReasons'] !== 'boolean') add(problems, 'withReasons', 'must be a boolean');
+  if (Object.keys(problems).length > 0) throw new InvalidDecisionRequestError(problems);
+  return validateDecisionRequest(Object.assign({ caller }, query));
+}
+
+/**
+ * The message schema of `authz.decide` and `authz.explain`: `{ caller, payload: DecisionQuery }`,
+ * handed to the handler as one validated, normalized `DecisionRequest`. Hand-written rather than a
+ * zod schema because every guarded request of the fleet comes through it (see validateDecisionRequest).
+ */
+export const decisionMessageSchema = {
+  parse(input: unknown): DecisionRequest {
+    if (!isObject(input)) throw new InvalidDecisionRequestError({ message: ['must be an object'] });
+    return queryOf(input['caller'], input['payload'], 'payload');
+  },
+};
+
+/** Largest `authz.decide-batch`. */
+export const MAX_DECISION_BATCH = 100;
+
+/** `authz.decide-batch`: `{ caller, payload: { requests: DecisionQuery[] } }`, one caller for the whole batch. */
+export const decisionBatchMessageSchema = {
+  parse(input: unknown): DecisionRequest[] {
+    if (!isObject(input)) throw new InvalidDecisionRequestError({ message: ['must be an object'] });
+    const payload = input['payload'];
+    const requests = isObject(payload) ? payload['requests'] : undefined;
+    if (!Array.isArray(requests) || requests.length === 0 || requests.length > MAX_DECISION_BATCH) {
+      throw new InvalidDecisionRequestError({ requests: [`a batch holds 1 to ${MAX_DECISION_BATCH} requests`] });
+    }
+    return requests.map((query, i) => queryOf(input['caller'], query, `requests[${i}]`));
+  },
+};

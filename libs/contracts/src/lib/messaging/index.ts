@@ -1,0 +1,3 @@
+export * from './message-schema';
+export * from './rpc-contract';
+export * from './event-contract';
