@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import Redis from 'ioredis';
-import { AuthorizationAction, DecisionRequest, DecisionResult } from '@lp/contracts';
+import { AuthorizationAction, DecisionResult, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
 import {
   InMemoryKeyValueCache,
   InMemoryRevisionCounters,
@@ -53,14 +53,15 @@ function policyFacts(): InMemoryPolicyFacts {
 }
 
 /** Distinct requests: every one a key of its own (resource id `prefix-i`). */
-function requests(count: number, prefix: string): DecisionRequest[] {
+/** Checked up front, as the service checks a request where it enters: the paths below take valid requests. */
+function requests(count: number, prefix: string): ValidDecisionRequest[] {
   return Array.from({ length: count }, (_, i) => {
     const subject = `user-${i % USERS}`;
-    return {
+    return validateDecisionRequest({
       caller: { kind: 'user', subject, tenantId: TENANT, scopes: [], claimsDigest: `digest-${subject}` },
       action: ACTIONS[i % ACTIONS.length],
       resource: { module: 'cases', resourceType: 'case', resourceId: `${prefix}-${i}` },
-    };
+    });
   });
 }
 
@@ -140,7 +141,7 @@ const newTimes = (): PathTimes => ({ samples: [], stages: {}, roundTrips: 0 });
 const ROUNDS = 10;
 
 /** The miss path of `DecisionService.decide`: lookup (miss), engine, store. */
-async function miss(w: Wiring, request: DecisionRequest, times: PathTimes): Promise<void> {
+async function miss(w: Wiring, request: ValidDecisionRequest, times: PathTimes): Promise<void> {
   const calls = w.cache.calls + w.revisions.calls;
   const t0 = performance.now();
   const lookup = await w.decisions.lookup(request);
@@ -157,7 +158,7 @@ async function miss(w: Wiring, request: DecisionRequest, times: PathTimes): Prom
 }
 
 /** The hit path of `DecisionService.decide`: lookup (hit), DataScope recomputed, the answer built. */
-async function hit(w: Wiring, request: DecisionRequest, times: PathTimes): Promise<DecisionResult> {
+async function hit(w: Wiring, request: ValidDecisionRequest, times: PathTimes): Promise<DecisionResult> {
   const calls = w.cache.calls + w.revisions.calls;
   const t0 = performance.now();
   const lookup = await w.decisions.lookup(request);
@@ -232,7 +233,7 @@ async function redisUsedMemory(redis: Redis): Promise<number> {
 }
 
 /** Decisions for `count` distinct requests, computed before any baseline so only the cache's copy is measured. */
-async function decided(engine: DecisionEngine, list: DecisionRequest[]): Promise<DecisionEngineResult[]> {
+async function decided(engine: DecisionEngine, list: ValidDecisionRequest[]): Promise<DecisionEngineResult[]> {
   const results: DecisionEngineResult[] = [];
   for (const request of list) results.push(await engine.decide(request));
   return results;

@@ -29,7 +29,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Enforcer, newEnforcer, newModelFromString, StringAdapter } from 'casbin';
 import casbinPackage from 'casbin/package.json';
-import { AUTHORIZATION_ACTIONS, AuthorizationAction, DecisionRequest, EvaluatorName } from '@lp/contracts';
+import { AUTHORIZATION_ACTIONS, AuthorizationAction, EvaluatorName, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
 import {
   AbacCondition,
   AbacField,
@@ -234,8 +234,9 @@ export function coreSnapshot(workload: PolicyWorkload): PolicyFactsSnapshot {
   return { tenants };
 }
 
-function coreRequest(r: WorkloadRequest): DecisionRequest {
-  return {
+/** Checked once, as the service checks a request where it enters; the timed engine.decide takes it valid. */
+function coreRequest(r: WorkloadRequest): ValidDecisionRequest {
+  return validateDecisionRequest({
     caller: { kind: 'user', subject: r.subject, tenantId: r.tenantId, scopes: [], claimsDigest: `digest-${r.subject}` },
     action: r.action,
     resource: {
@@ -246,7 +247,7 @@ function coreRequest(r: WorkloadRequest): DecisionRequest {
       ...(r.amount !== undefined ? { amount: r.amount } : {}),
       ...(r.sensitivity !== undefined ? { sensitivity: r.sensitivity } : {}),
     },
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -294,7 +295,7 @@ function heapProbe(): HeapProbe {
 }
 
 /** Decides requests [from, to) one after the other; returns the elapsed milliseconds. */
-async function timeCore(engine: DecisionEngine, requests: readonly DecisionRequest[], answers: Uint8Array, from: number, to: number): Promise<number> {
+async function timeCore(engine: DecisionEngine, requests: readonly ValidDecisionRequest[], answers: Uint8Array, from: number, to: number): Promise<number> {
   const started = performance.now();
   for (let i = from; i < to; i++) answers[i] = (await engine.decide(requests[i])).permitted ? 1 : 0;
   return performance.now() - started;
@@ -311,7 +312,7 @@ const ROUNDS = 10;
 const bounds = (count: number, round: number): [number, number] => [Math.floor((count * round) / ROUNDS), Math.floor((count * (round + 1)) / ROUNDS)];
 
 /** Untimed pass with the core (also its warm-up): what decided each request, and whether only RBAC and ABAC spoke. */
-async function classify(engine: DecisionEngine, requests: readonly DecisionRequest[]) {
+async function classify(engine: DecisionEngine, requests: readonly ValidDecisionRequest[]) {
   const mix = { rbacOnly: 0, abacAllow: 0, abacAllowAndRbac: 0, abacDenyOverRbac: 0, abacDeny: 0, noMatchingPolicy: 0 };
   let otherNonNeutral = 0;
   const verdictOf = (d: DecisionEngineResult, name: EvaluatorName) => d.evaluations.find((e) => e.evaluator === name)?.verdict;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { DataScope } from './data-scope';
 import type { DecisionOutcome, DecisionReply, DecisionRequest, DecisionResult, EvaluatorResult } from './decision';
 import { DecisionAuditItem, decisionAuditQuerySchema, Page } from './decision-audit';
-import { decisionBatchMessageSchema, DecisionQuery, decisionMessageSchema } from './decision-request';
+import { decisionBatchMessageSchema, DecisionQuery, decisionMessageSchema, ValidDecisionRequest } from './decision-request';
 import type { EventEnvelope } from './event-envelope';
 import { rpcContract, RpcContract } from './messaging/rpc-contract';
 import { PLATFORM_TENANT } from './permission-catalog';
@@ -111,15 +111,15 @@ const simulateReplaySchema = z.strictObject({
  */
 export const AuthzRpc = {
   /** A decision for the caller (every guard asks it). Lean reply; `withReasons: true` adds the evaluations. */
-  decide: { pattern: 'authz.decide', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionReply, DecisionRequest>,
+  decide: { pattern: 'authz.decide', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionReply, ValidDecisionRequest>,
   /** Up to 100 decisions for one caller, answered in order. */
   decideBatch: { pattern: 'authz.decide-batch', service: AUTHZ_DECISION, schema: decisionBatchMessageSchema } as RpcContract<
     { requests: DecisionQuery[] },
     DecisionReply[],
-    DecisionRequest[]
+    ValidDecisionRequest[]
   >,
   /** The full trace of one decision; never cached. */
-  explain: { pattern: 'authz.explain', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionExplanationReply, DecisionRequest>,
+  explain: { pattern: 'authz.explain', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionExplanationReply, ValidDecisionRequest>,
   /** The decision audit of the caller's tenant, newest first. */
   queryAudit: rpcContract<Page<DecisionAuditItem>>()({ pattern: 'authz.audit.query', service: AUTHZ_DECISION, payload: decisionAuditQuerySchema }),
   /** What-if decision for one subject under a policy overlay: nothing written, cached or audited. */

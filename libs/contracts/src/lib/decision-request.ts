@@ -79,21 +79,22 @@ function checkResource(resource: unknown, problems: Problems): void {
   if (amount !== undefined && !(typeof amount === 'number' && Number.isFinite(amount))) add(problems, 'resource.amount', 'must be a finite number');
 }
 
+declare const validDecisionRequest: unique symbol;
+
 /**
- * Checks a decision request at the engine's boundary (it arrives over RPC, so its types are not
- * guaranteed) and returns a copy with `module` and `resourceType` in lower case, as permission
- * codes are, and the caller's scopes defaulted to none.
+ * A decision request checked by `validateDecisionRequest`: module and resource type in lower case,
+ * the caller's scopes defaulted. The engine, the caches and the DataScope resolver take only this
+ * type, so a request is checked once, where it enters (the RPC contract, the HTTP controller).
+ */
+export type ValidDecisionRequest = DecisionRequest & { readonly [validDecisionRequest]: true };
+
+/**
+ * Checks a decision request where it enters the decision service (it arrives over RPC or HTTP, so
+ * its types are not guaranteed) and returns a new object with `module` and `resourceType` in lower
+ * case, as permission codes are, and the caller's scopes defaulted to none.
  * @throws InvalidDecisionRequestError listing every problem at once.
  */
-/**
- * Requests this module produced. The cache, the engine and the DataScope resolver each validate
- * what they are given; a request that is already a normalized result passes straight through, so
- * one decision is checked once, not at every step of the hot path.
- */
-const normalized = new WeakSet<object>();
-
-export function validateDecisionRequest(request: unknown): DecisionRequest {
-  if (isObject(request) && normalized.has(request)) return request as unknown as DecisionRequest;
+export function validateDecisionRequest(request: unknown): ValidDecisionRequest {
   const problems: Problems = {};
   if (!isObject(request)) throw new InvalidDecisionRequestError({ request: ['must be an object'] });
   checkCaller(request['caller'], problems);
@@ -108,9 +109,7 @@ export function validateDecisionRequest(request: unknown): DecisionRequest {
     module: valid.resource.module.toLowerCase(),
     resourceType: valid.resource.resourceType.toLowerCase(),
   });
-  const result: DecisionRequest = Object.assign({}, valid, { caller, resource });
-  normalized.add(result);
-  return result;
+  return Object.assign({}, valid, { caller, resource }) as ValidDecisionRequest;
 }
 
 /** What a service asks `authz.decide` / `authz.explain` about, beside the caller. */
@@ -124,7 +123,7 @@ export interface DecisionQuery {
 
 const QUERY_FIELDS = new Set(['resource', 'action', 'correlationId', 'withReasons']);
 
-function queryOf(caller: unknown, query: unknown, at: string): DecisionRequest {
+function queryOf(caller: unknown, query: unknown, at: string): ValidDecisionRequest {
   if (!isObject(query)) throw new InvalidDecisionRequestError({ [at]: ['must be an object'] });
   const problems: Problems = {};
   for (const key of Object.keys(query)) if (!QUERY_FIELDS.has(key)) add(problems, `${at}.${key}`, 'is not a field of a decision query');
@@ -136,11 +135,11 @@ function queryOf(caller: unknown, query: unknown, at: string): DecisionRequest {
 
 /**
  * The message schema of `authz.decide` and `authz.explain`: `{ caller, payload: DecisionQuery }`,
- * handed to the handler as one validated, normalized `DecisionRequest`. Hand-written rather than a
+ * handed to the handler as one `ValidDecisionRequest`. Hand-written rather than a
  * zod schema because every guarded request of the fleet comes through it (see validateDecisionRequest).
  */
 export const decisionMessageSchema = {
-  parse(input: unknown): DecisionRequest {
+  parse(input: unknown): ValidDecisionRequest {
     if (!isObject(input)) throw new InvalidDecisionRequestError({ message: ['must be an object'] });
     return queryOf(input['caller'], input['payload'], 'payload');
   },
@@ -151,7 +150,7 @@ export const MAX_DECISION_BATCH = 100;
 
 /** `authz.decide-batch`: `{ caller, payload: { requests: DecisionQuery[] } }`, one caller for the whole batch. */
 export const decisionBatchMessageSchema = {
-  parse(input: unknown): DecisionRequest[] {
+  parse(input: unknown): ValidDecisionRequest[] {
     if (!isObject(input)) throw new InvalidDecisionRequestError({ message: ['must be an object'] });
     const payload = input['payload'];
     const requests = isObject(payload) ? payload['requests'] : undefined;

@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { PolicyFactsReader, ResourceRelation } from '../decision';
+import { PolicyFactsReader, ResourceRelation, RevisionSnapshot } from '../decision';
 import { rebacRevisionNames } from './decision-revision-keys';
-import { RevisionReadScope } from './revision-read-scope';
+import { revisionsFrom } from './revision-snapshot';
 
 export const DEFAULT_REBAC_CACHE_TTL_MS = 60_000;
 
@@ -29,10 +29,10 @@ export class CachedRelationsReader implements PolicyFactsReader {
   abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
   featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
 
-  async relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
+  async relations(tenantId: string, subject: string, resourceType: string, resourceId: string, snapshot?: RevisionSnapshot): Promise<readonly ResourceRelation[]> {
     let key: string | undefined;
     try {
-      const revisions = await RevisionReadScope.read(this.revisions, rebacRevisionNames(tenantId, subject));
+      const revisions = await revisionsFrom(this.revisions, rebacRevisionNames(tenantId, subject), snapshot);
       key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revisions])}`;
       const hit = await this.cache.get<ResourceRelation[]>(key);
       if (hit) return hit;

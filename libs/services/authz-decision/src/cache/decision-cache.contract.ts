@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { AuthorizationAction, DecisionRequest, DecisionResult, EventTypes } from '@lp/contracts';
+import { AuthorizationAction, ValidDecisionRequest, DecisionResult, EventTypes } from '@lp/contracts';
 import type { CacheAdapters } from '@lp/platform/cache';
 import { createEventEnvelope } from '@lp/platform/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -28,7 +28,7 @@ export function permit(extra: Partial<DecisionResult> = {}): DecisionResult {
   };
 }
 
-function view(subject: string, tenantId = 't1'): DecisionRequest {
+function view(subject: string, tenantId = 't1'): ValidDecisionRequest {
   return request(user(subject, { tenantId }), AuthorizationAction.View, { resourceId: 'case-1', status: 'open', amount: 10 });
 }
 
@@ -54,13 +54,13 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
   afterEach(() => jest.restoreAllMocks());
 
   /** Looks up, and on a miss stores `result` under the revisions read: the decision path. */
-  async function decideThrough(req: DecisionRequest, result: DecisionResult = permit(), validUntil?: string): Promise<DecisionCacheLookup> {
+  async function decideThrough(req: ValidDecisionRequest, result: DecisionResult = permit(), validUntil?: string): Promise<DecisionCacheLookup> {
     const lookup = await cache.lookup(req);
     if (lookup.status === 'miss') await cache.store(req, lookup.revisions, result, validUntil);
     return lookup;
   }
 
-  async function status(req: DecisionRequest): Promise<DecisionCacheLookup['status']> {
+  async function status(req: ValidDecisionRequest): Promise<DecisionCacheLookup['status']> {
     return (await cache.lookup(req)).status;
   }
 

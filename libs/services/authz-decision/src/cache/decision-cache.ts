@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
-import type { DataScope, DecisionOutcome, DecisionRequest, DecisionResult, EvaluatorResult, TrustedCaller } from '@lp/contracts';
+import type { DataScope, DecisionOutcome, DecisionResult, EvaluatorResult, TrustedCaller, ValidDecisionRequest } from '@lp/contracts';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { Clock, systemClock } from '../decision/clock';
-import { validateDecisionRequest } from '@lp/contracts';
 import { decisionCacheKey } from './decision-cache-key';
 import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
-import { RevisionReadScope } from './revision-read-scope';
+import type { RevisionSnapshot } from '../decision';
+import { revisionsFrom } from './revision-snapshot';
 
 /** Spec §8 leaves the TTL open; revisions do the invalidating, the TTL only bounds memory and clock-free staleness. */
 export const DEFAULT_DECISION_CACHE_TTL_MS = 60_000;
@@ -76,19 +76,15 @@ export class DecisionCache {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** The current revisions of the caller's counters, in one round trip. */
-  async currentRevisions(caller: Pick<TrustedCaller, 'tenantId' | 'subject'>): Promise<DecisionCacheRevisions> {
-    return decisionRevisionsOf(await RevisionReadScope.read(this.revisions, decisionRevisionNames(caller)));
+  /** The current revisions of the caller's counters: from the decision's snapshot, else one round trip. */
+  async currentRevisions(caller: Pick<TrustedCaller, 'tenantId' | 'subject'>, snapshot?: RevisionSnapshot): Promise<DecisionCacheRevisions> {
+    return decisionRevisionsOf(await revisionsFrom(this.revisions, decisionRevisionNames(caller), snapshot));
   }
 
-  /**
-   * @throws InvalidDecisionRequestError as the engine would: a key is only ever built from a valid
-   * request (normalised as the engine normalises it), so a malformed one can never reach an entry.
-   */
-  async lookup(request: DecisionRequest): Promise<DecisionCacheLookup> {
-    const valid = validateDecisionRequest(request);
+  /** A key is only ever built from a valid request (normalised as the engine normalises it), so a malformed one can never reach an entry. */
+  async lookup(valid: ValidDecisionRequest, snapshot?: RevisionSnapshot): Promise<DecisionCacheLookup> {
     if (bypassesDecisionCache(valid.caller)) return { status: 'bypass' };
-    const revisions = await this.currentRevisions(valid.caller);
+    const revisions = await this.currentRevisions(valid.caller, snapshot);
     const entry = await this.cache.get<CachedDecisionEntry>(decisionCacheKey(valid, revisions));
     // The adapter's TTL runs on its own clock and rounds up; the entry's own bound is exact, so a
     // grant stops permitting at its expiry instant even when the entry is still held.
@@ -106,12 +102,11 @@ export class DecisionCache {
    * the outage. Best effort: resolves false instead of rejecting when the cache cannot take it.
    */
   async store(
-    request: DecisionRequest,
+    valid: ValidDecisionRequest,
     revisions: DecisionCacheRevisions,
     result: DecisionResult & { validUntil?: string | Date },
     validUntil: string | Date | undefined = result.validUntil,
   ): Promise<boolean> {
-    const valid = validateDecisionRequest(request);
     // A refusal of the merge (delegation, a grant expired in flight) is about that instant: not kept.
     if (bypassesDecisionCache(valid.caller) || result.failure !== undefined || result.reason !== undefined) return false;
     const now = this.clock().getTime();

@@ -5,4 +5,4 @@ export * from './policy-invalidation';
 export * from './scope-facts.cache';
 export * from './cached-relations.reader';
 export * from './revision-stamped-near-cache';
-export * from './revision-read-scope';
+export * from './revision-snapshot';

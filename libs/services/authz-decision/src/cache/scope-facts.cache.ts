@@ -1,8 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { PolicyFactsReader, SubjectPermissions } from '../decision';
+import { PolicyFactsReader, RevisionSnapshot, SubjectPermissions } from '../decision';
 import { dataScopeRevisionNames } from './decision-revision-keys';
-import { RevisionReadScope } from './revision-read-scope';
+import { revisionsFrom } from './revision-snapshot';
 
 export const DEFAULT_SCOPE_FACTS_TTL_MS = 60_000;
 
@@ -27,12 +27,12 @@ export class ScopeFactsCache implements PolicyFactsReader {
 
   abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
   featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
-  relations: PolicyFactsReader['relations'] = (tenantId, subject, type, id) => this.facts.relations(tenantId, subject, type, id);
+  relations: PolicyFactsReader['relations'] = (tenantId, subject, type, id, snapshot) => this.facts.relations(tenantId, subject, type, id, snapshot);
 
-  async permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions> {
+  async permissionsOfSubject(tenantId: string, subject: string, snapshot?: RevisionSnapshot): Promise<SubjectPermissions> {
     let key: string | undefined;
     try {
-      const revisions = await RevisionReadScope.read(this.revisions, dataScopeRevisionNames(tenantId, subject));
+      const revisions = await revisionsFrom(this.revisions, dataScopeRevisionNames(tenantId, subject), snapshot);
       key = `scope-facts:${JSON.stringify([tenantId, subject, revisions])}`;
       const hit = await this.cache.get<SubjectPermissions>(key);
       if (hit) return withDates(hit);

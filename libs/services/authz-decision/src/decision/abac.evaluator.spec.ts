@@ -1,4 +1,4 @@
-import { AuthorizationAction, DecisionRequest } from '@lp/contracts';
+import { AuthorizationAction, ValidDecisionRequest } from '@lp/contracts';
 import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { AbacEvaluator, abacConditionHolds, orderAbacRules } from './abac.evaluator';
 import { application, contextOf, delegated, request, TENANT, user } from './decision.fixtures';
@@ -8,7 +8,7 @@ function rule(id: string, priority: number, verdict: AbacVerdict, conditions: Ab
   return { id, priority, verdict, conditions, ...extra };
 }
 
-async function evaluate(rules: AbacRule[], req: DecisionRequest = request(user('alice'), AuthorizationAction.View)) {
+async function evaluate(rules: AbacRule[], req: ValidDecisionRequest = request(user('alice'), AuthorizationAction.View)) {
   const facts = new InMemoryPolicyFacts();
   for (const r of rules) facts.putAbacRule(TENANT, r);
   return new AbacEvaluator(facts).evaluate(contextOf(req));
@@ -122,7 +122,7 @@ describe('AbacEvaluator', () => {
   });
 
   describe('conditions', () => {
-    const holds = (field: AbacField, operator: AbacOperator, value: AbacCondition['value'], req: DecisionRequest = approve) =>
+    const holds = (field: AbacField, operator: AbacOperator, value: AbacCondition['value'], req: ValidDecisionRequest = approve) =>
       abacConditionHolds({ field, operator, value }, req);
 
     it.each([

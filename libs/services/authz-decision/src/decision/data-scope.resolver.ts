@@ -1,8 +1,7 @@
-import { CallerKind, DataScope, DataScopeKind, DecisionRequest, permissionCode, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
+import { CallerKind, DataScope, DataScopeKind, DecisionRequest, permissionCode, ResourceDescriptor, TrustedCaller, ValidDecisionRequest } from '@lp/contracts';
 import { Clock, systemClock } from './clock';
-import { validateDecisionRequest } from '@lp/contracts';
 import { ScopeEvidence } from './evaluator';
-import { DataScopeSetting, PolicyFactsReader } from './policy-facts';
+import { DataScopeSetting, PolicyFactsReader, RevisionSnapshot } from './policy-facts';
 import { rbacFinding } from './rbac.evaluator';
 import { REBAC_RESOURCE_TYPES, relationsAllowing, relationScopeEvidence } from './rebac.evaluator';
 
@@ -136,26 +135,25 @@ export class DataScopeResolver {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  async resolve(request: DecisionRequest, permitted: boolean): Promise<DataScope> {
-    const valid = validateDecisionRequest(request);
+  async resolve(valid: ValidDecisionRequest, permitted: boolean, revisions?: RevisionSnapshot): Promise<DataScope> {
     if (!permitted) return resolveDataScope({ caller: valid.caller, resource: valid.resource, permitted, evidence: [] });
     const now = this.clock();
-    const [roleEvidence, relationEvidence] = await Promise.all([this.roleEvidence(valid, now), this.relationEvidence(valid)]);
+    const [roleEvidence, relationEvidence] = await Promise.all([this.roleEvidence(valid, now, revisions), this.relationEvidence(valid, revisions)]);
     return resolveDataScope({ caller: valid.caller, resource: valid.resource, permitted, evidence: [...roleEvidence, ...relationEvidence] });
   }
 
-  private async roleEvidence({ caller, resource, action }: DecisionRequest, now: Date): Promise<readonly ScopeEvidence[]> {
+  private async roleEvidence({ caller, resource, action }: DecisionRequest, now: Date, revisions?: RevisionSnapshot): Promise<readonly ScopeEvidence[]> {
     if (caller.kind === 'application') return [];
-    const permissions = await this.facts.permissionsOfSubject(caller.tenantId, caller.subject);
+    const permissions = await this.facts.permissionsOfSubject(caller.tenantId, caller.subject, revisions);
     const finding = rbacFinding(caller, permissionCode(resource.module, resource.resourceType, action), permissions, now);
     return finding.allowed ? finding.scope : [];
   }
 
-  private async relationEvidence({ caller, resource, action }: DecisionRequest): Promise<readonly ScopeEvidence[]> {
+  private async relationEvidence({ caller, resource, action }: DecisionRequest, revisions?: RevisionSnapshot): Promise<readonly ScopeEvidence[]> {
     const { resourceType, resourceId } = resource;
     // A delegated caller's scope is its grant's (see DecisionEngine): a relation cannot widen it.
     if (caller.kind !== 'user' || resourceId === undefined || !REBAC_RESOURCE_TYPES.includes(resourceType)) return [];
-    const relations = await this.facts.relations(caller.tenantId, caller.subject, resourceType, resourceId);
+    const relations = await this.facts.relations(caller.tenantId, caller.subject, resourceType, resourceId, revisions);
     return relationScopeEvidence(relationsAllowing(relations, caller.subject, resourceType, resourceId, action));
   }
 }

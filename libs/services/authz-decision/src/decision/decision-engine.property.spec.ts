@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { AuthorizationAction, DecisionRequest, EvaluatorName, EvaluatorResult, EvaluatorVerdict, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, validateDecisionRequest, ValidDecisionRequest, EvaluatorName, EvaluatorResult, EvaluatorVerdict, TrustedCaller } from '@lp/contracts';
 import { AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { createStandardEvaluators, DecisionEngine, DecisionFailure } from './decision-engine';
 import { mergeEvaluations } from './decision-merge';
@@ -180,7 +180,7 @@ function factsOf(m: Model): InMemoryPolicyFacts {
   return facts;
 }
 
-function requestOf(r: ModelRequest): DecisionRequest {
+function requestOf(r: ModelRequest): ValidDecisionRequest {
   const base = { tenantId: TENANT, claimsDigest: 'd', scopes: r.scopes };
   const caller: TrustedCaller =
     r.kind === 'application'
@@ -189,7 +189,7 @@ function requestOf(r: ModelRequest): DecisionRequest {
         ? { ...base, kind: 'delegated', subject: 'alice', actor: r.actor, ...(r.grantIndex === null ? {} : { grantId: `dg${r.grantIndex}` }) }
         : { ...base, kind: 'user', subject: 'alice' };
   const { module, resourceType, resourceId, status, amount, owner } = r;
-  return { caller, action: r.action, resource: { module, resourceType, resourceId, status, amount, owner } };
+  return validateDecisionRequest({ caller, action: r.action, resource: { module, resourceType, resourceId, status, amount, owner } });
 }
 
 // ---- the reference ----

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { DataScope, DecisionRequest, DecisionResult, EvaluatorName, EvaluatorResult, permissionCode, PermissionCode } from '@lp/contracts';
+import { DataScope, DecisionRequest, DecisionResult, EvaluatorName, EvaluatorResult, permissionCode, PermissionCode, ValidDecisionRequest } from '@lp/contracts';
 import { AbacEvaluator } from './abac.evaluator';
 import { AppScopeEvaluator } from './app-scope.evaluator';
 import { Clock, systemClock } from './clock';
 import { DataScopeResolution, DataScopeResolver, resolveDataScopeWithTrace } from './data-scope.resolver';
 import { MergedDecision, mergeEvaluations } from './decision-merge';
-import { validateDecisionRequest } from '@lp/contracts';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
 import { FeatureEnabledVerdict, FeatureEvaluator } from './feature.evaluator';
-import { PolicyFactsReader, PolicyStoreName } from './policy-facts';
+import { PolicyFactsReader, PolicyStoreName, RevisionSnapshot } from './policy-facts';
 import { RbacEvaluator } from './rbac.evaluator';
 import { RebacEvaluator } from './rebac.evaluator';
 
@@ -46,6 +45,11 @@ export interface DecisionExplanation {
   evaluators: EvaluatorTrace[];
   merge: MergedDecision;
   dataScope: DataScopeResolution;
+}
+
+export interface DecideOptions {
+  /** The decision's revision counters, read once by the caller (see `RevisionSnapshot`). */
+  revisions?: RevisionSnapshot;
 }
 
 export interface DecisionEngineOptions {
@@ -113,16 +117,16 @@ export class DecisionEngine {
 
   /**
    * The decision alone: evaluators skip their explain `inputs`, and no trace is assembled (this is
-   * the path of every uncached decision).
-   * @throws InvalidDecisionRequestError for a request that cannot be evaluated.
+   * the path of every uncached decision). The request was checked where it entered the service
+   * (`validateDecisionRequest`); it is not checked again here.
    */
-  async decide(request: DecisionRequest): Promise<DecisionEngineResult> {
-    return (await this.evaluate(request, false)).decision;
+  async decide(request: ValidDecisionRequest, options: DecideOptions = {}): Promise<DecisionEngineResult> {
+    return (await this.evaluate(request, false, options.revisions)).decision;
   }
 
   /** Decides and returns every evaluator's inputs and verdict, the merge and the DataScope resolution. */
-  async explain(request: DecisionRequest): Promise<DecisionExplanation> {
-    const { decision, valid, context, outcomes, merge, dataScope } = await this.evaluate(request, true);
+  async explain(request: ValidDecisionRequest, options: DecideOptions = {}): Promise<DecisionExplanation> {
+    const { decision, valid, context, outcomes, merge, dataScope } = await this.evaluate(request, true, options.revisions);
     return {
       decision,
       request: valid,
@@ -139,14 +143,14 @@ export class DecisionEngine {
     };
   }
 
-  private async evaluate(request: DecisionRequest, trace: boolean) {
-    const valid = validateDecisionRequest(request);
+  private async evaluate(valid: ValidDecisionRequest, trace: boolean, revisions: RevisionSnapshot | undefined) {
     const now = this.clock();
     const context: EvaluationContext = {
       request: valid,
       permissionCode: permissionCode(valid.resource.module, valid.resource.resourceType, valid.action),
       now,
       skipInputs: !trace,
+      revisions,
     };
     // Spec §1 merge rule 1: every evaluator runs, whatever another one answers.
     const outcomes = await Promise.all(this.evaluators.map((evaluator) => this.run(evaluator, context)));
@@ -192,8 +196,8 @@ export class DecisionEngine {
    * The DataScope of a decision taken earlier (a decision-cache hit) from current facts, without
    * evaluating policy again (spec §1 cache rule 3). Rejects on a store failure: fail closed.
    */
-  resolveDataScope(request: DecisionRequest, permitted: boolean): Promise<DataScope> {
-    return this.dataScopes.resolve(request, permitted);
+  resolveDataScope(request: ValidDecisionRequest, permitted: boolean, revisions?: RevisionSnapshot): Promise<DataScope> {
+    return this.dataScopes.resolve(request, permitted, revisions);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { AuthorizationAction, DecisionRequest, permissionCode, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, permissionCode, ResourceDescriptor, TrustedCaller, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
 import { Clock } from './clock';
 import { EvaluationContext } from './evaluator';
 
@@ -24,11 +24,11 @@ export function request(
   caller: TrustedCaller,
   action: AuthorizationAction,
   resource: Partial<ResourceDescriptor> = {},
-): DecisionRequest {
-  return { caller, action, resource: { module: 'cases', resourceType: 'case', ...resource } };
+): ValidDecisionRequest {
+  return validateDecisionRequest({ caller, action, resource: { module: 'cases', resourceType: 'case', ...resource } });
 }
 
-export function contextOf(req: DecisionRequest, now: Date = NOW): EvaluationContext {
+export function contextOf(req: ValidDecisionRequest, now: Date = NOW): EvaluationContext {
   return { request: req, permissionCode: permissionCode(req.resource.module, req.resource.resourceType, req.action), now };
 }
 

@@ -1,10 +1,10 @@
-import { DecisionRequest, EvaluatorName, EvaluatorResult, PermissionCode } from '@lp/contracts';
-import { DataScopeSetting, PolicyStoreName, RelationName } from './policy-facts';
+import { EvaluatorName, EvaluatorResult, PermissionCode, ValidDecisionRequest } from '@lp/contracts';
+import { DataScopeSetting, PolicyStoreName, RelationName, RevisionSnapshot } from './policy-facts';
 
 /** What every evaluator of one decision sees: the same validated request and the same instant. */
 export interface EvaluationContext {
   /** Validated; `module` and `resourceType` in lower case. */
-  readonly request: DecisionRequest;
+  readonly request: ValidDecisionRequest;
   /** `{module}.{resource}.{action}` of the request. */
   readonly permissionCode: PermissionCode;
   /** Sampled once per decision so every evaluator judges expiry at the same instant. */
@@ -14,6 +14,8 @@ export interface EvaluationContext {
    * evaluator may answer `NO_INPUTS` instead of building them; they cost every uncached decision.
    */
   readonly skipInputs?: boolean;
+  /** The decision's revision counters, for fact readers that cache (see `RevisionSnapshot`). */
+  readonly revisions?: RevisionSnapshot;
 }
 
 /** The `inputs` of an evaluator outcome when the context skips them. */

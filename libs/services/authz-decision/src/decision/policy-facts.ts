@@ -7,13 +7,20 @@ import { AbacRule } from './abac-rule';
  * over the read-only `authz` schema and its caches. Every method is tenant-scoped. A store failure
  * is a thrown (rejected) error; the evaluators decide how to fail closed.
  */
+/**
+ * The revision counters of one decision, read once by the decision service and handed down to the
+ * readers that cache facts under revisions (DataScope and ReBAC caches), so every cache of one
+ * decision sees the same revisions without another round trip. Readers without a cache ignore it.
+ */
+export type RevisionSnapshot = ReadonlyMap<string, number>;
+
 export interface PolicyFactsReader {
   /** Everything that can give `subject` a permission code in `tenantId`, in one read. */
-  permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions>;
+  permissionsOfSubject(tenantId: string, subject: string, revisions?: RevisionSnapshot): Promise<SubjectPermissions>;
   /** The tenant's ABAC rules; the evaluator orders them by priority itself. */
   abacRules(tenantId: string): Promise<readonly AbacRule[]>;
   /** The relations of `subject` to one resource instance. */
-  relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]>;
+  relations(tenantId: string, subject: string, resourceType: string, resourceId: string, revisions?: RevisionSnapshot): Promise<readonly ResourceRelation[]>;
   /** The tenant override of a feature, else its global default; `undefined` when the feature is not defined. */
   featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined>;
 }

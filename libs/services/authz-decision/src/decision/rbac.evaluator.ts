@@ -119,7 +119,7 @@ export class RbacEvaluator implements DecisionEvaluator {
 
   constructor(private readonly facts: PolicyFactsReader) {}
 
-  async evaluate({ request, permissionCode, now, skipInputs }: EvaluationContext): Promise<EvaluatorOutcome> {
+  async evaluate({ request, permissionCode, now, skipInputs, revisions }: EvaluationContext): Promise<EvaluatorOutcome> {
     const { caller } = request;
     const inputs: Record<string, unknown> = { callerKind: caller.kind, subject: caller.subject, permissionCode };
     if (caller.tenantId !== PLATFORM_TENANT && isPlatformPermission(permissionCode)) {
@@ -136,7 +136,7 @@ export class RbacEvaluator implements DecisionEvaluator {
 
     let permissions: SubjectPermissions;
     try {
-      permissions = await this.facts.permissionsOfSubject(caller.tenantId, caller.subject);
+      permissions = await this.facts.permissionsOfSubject(caller.tenantId, caller.subject, revisions);
     } catch (error) {
       inputs['storeError'] = describeStoreError(error);
       return {

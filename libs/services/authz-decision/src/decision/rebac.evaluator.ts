@@ -55,7 +55,7 @@ export class RebacEvaluator implements DecisionEvaluator {
 
   constructor(private readonly facts: PolicyFactsReader) {}
 
-  async evaluate({ request }: EvaluationContext): Promise<EvaluatorOutcome> {
+  async evaluate({ request, revisions }: EvaluationContext): Promise<EvaluatorOutcome> {
     const { caller, resource, action } = request;
     const inputs: Record<string, unknown> = {
       callerKind: caller.kind,
@@ -72,7 +72,7 @@ export class RebacEvaluator implements DecisionEvaluator {
 
     let relations: readonly ResourceRelation[];
     try {
-      relations = await this.facts.relations(caller.tenantId, caller.subject, resource.resourceType, resource.resourceId);
+      relations = await this.facts.relations(caller.tenantId, caller.subject, resource.resourceType, resource.resourceId, revisions);
     } catch (error) {
       inputs['storeError'] = describeStoreError(error);
       return {

@@ -1,4 +1,4 @@
-import { AuthzRpc, DecisionReply, DecisionRequest } from '@lp/contracts';
+import { AuthzRpc, DecisionReply, ValidDecisionRequest } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { RpcController, RpcHandler } from '@lp/platform/messaging';
 import { Payload } from '@nestjs/microservices';
@@ -17,20 +17,20 @@ export class DecisionRpcController {
 
   @RpcHandler(AuthzRpc.decide)
   @SkipAuthorization('the decision plane itself: every guard calls it')
-  async decide(@Payload() request: DecisionRequest): Promise<DecisionReply> {
+  async decide(@Payload() request: ValidDecisionRequest): Promise<DecisionReply> {
     return decisionReplyOf(await this.decisions.decide(request), request.withReasons === true);
   }
 
   @RpcHandler(AuthzRpc.decideBatch)
   @SkipAuthorization('the decision plane itself: every guard calls it')
-  async decideBatch(@Payload() requests: DecisionRequest[]): Promise<DecisionReply[]> {
+  async decideBatch(@Payload() requests: ValidDecisionRequest[]): Promise<DecisionReply[]> {
     const results = await this.decisions.decideBatch(requests);
     return results.map((result, i) => decisionReplyOf(result, requests[i]?.withReasons === true));
   }
 
   @RpcHandler(AuthzRpc.explain)
   @SkipAuthorization('the decision plane itself; callers guard their own explain routes')
-  explain(@Payload() request: DecisionRequest) {
+  explain(@Payload() request: ValidDecisionRequest) {
     return this.decisions.explain(request);
   }
 }

@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, DecisionRequest, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, AuthzRpc, parseMessage, TrustedCaller, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
 import { InMemoryKeyValueCache, InMemoryRevisionCounters } from '@lp/platform/cache';
 import { DecisionAuditWriter } from '../audit';
 import { DecisionCache } from '../cache';
@@ -13,11 +13,12 @@ import { AUDIT_UNAVAILABLE, DecisionService } from './decision.service';
  */
 describe('DecisionService', () => {
   const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 't1', scopes: [], claimsDigest: 'd1' };
-  const view = (caller: TrustedCaller): DecisionRequest => ({
-    caller,
-    resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1', owner: 'bob' },
-    action: AuthorizationAction.View,
-  });
+  const view = (caller: TrustedCaller): ValidDecisionRequest =>
+    validateDecisionRequest({
+      caller,
+      resource: { module: 'cases', resourceType: 'case', resourceId: 'c-1', owner: 'bob' },
+      action: AuthorizationAction.View,
+    });
 
   function setup(maxBacklog = 1_000) {
     const facts = new InMemoryPolicyFacts();
@@ -72,8 +73,8 @@ describe('DecisionService', () => {
     expect(results.map((r) => r.outcome)).toEqual(['Permit', 'NoMatchingPolicy', 'Permit']);
   });
 
-  it('refuses a malformed request instead of answering', async () => {
-    const { service } = setup();
-    await expect(service.decide({ ...view(alice), action: 'Launch' as AuthorizationAction })).rejects.toMatchObject({ code: 'Validation.Failed' });
+  it('is reached only through the check where requests enter: a malformed one is refused there', () => {
+    const { caller, resource } = view(alice);
+    expect(() => parseMessage(AuthzRpc.decide.schema, { caller, payload: { resource, action: 'Launch' } })).toThrow(expect.objectContaining({ code: 'Validation.Failed' }));
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { DecisionRequest, DecisionResult, validateDecisionRequest } from '@lp/contracts';
+import { DecisionResult, ValidDecisionRequest } from '@lp/contracts';
 import { decisionOutcomes } from '@lp/platform/observability';
 import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
 import { RevisionCounters } from '@lp/platform/cache';
@@ -9,9 +9,9 @@ import {
   callerRevisionNames,
   DecisionCache,
   DecisionCacheLookup,
-  RevisionReadScope,
+  readRevisionSnapshot,
 } from '../cache';
-import { DecisionEngine, DecisionExplanation } from '../decision';
+import { DecisionEngine, DecisionExplanation, RevisionSnapshot } from '../decision';
 
 /** Reason a decision failed closed because its audit record could not be accepted. */
 export const AUDIT_UNAVAILABLE = 'AuditUnavailable';
@@ -33,12 +33,14 @@ export class DecisionService {
     private readonly revisions: RevisionCounters,
   ) {}
 
-  async decide(request: DecisionRequest): Promise<DecisionResult> {
+  /** `valid` was checked where it entered (the RPC contract, the HTTP controller). */
+  async decide(valid: ValidDecisionRequest): Promise<DecisionResult> {
     const started = performance.now();
-    const valid = validateDecisionRequest(request);
     if (!this.audit.canAccept()) return this.auditUnavailable(valid);
 
-    const result = await this.withRevisionSnapshot(valid, () => this.decideWithCaches(valid));
+    // Every counter this decision's caches consult, read in one round trip and passed down.
+    const revisions = await readRevisionSnapshot(this.revisions, callerRevisionNames(valid.caller.tenantId, valid.caller.subject).all);
+    const result = await this.decideWithCaches(valid, revisions);
 
     try {
       // Strict durability: the answer leaves only once its record is on disk.
@@ -52,28 +54,23 @@ export class DecisionService {
     return result;
   }
 
-  private async decideWithCaches(valid: DecisionRequest): Promise<DecisionResult> {
-    const lookup = await this.lookupOrMiss(valid);
+  private async decideWithCaches(valid: ValidDecisionRequest, revisions: RevisionSnapshot | undefined): Promise<DecisionResult> {
+    const lookup = await this.lookupOrMiss(valid, revisions);
     if (lookup.status === 'hit') {
-      const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted);
+      const dataScope = await this.engine.resolveDataScope(valid, lookup.decision.permitted, revisions);
       return cachedDecisionResult(lookup, { decisionId: randomUUID(), dataScope });
     }
-    const fresh = await this.engine.decide(valid);
+    const fresh = await this.engine.decide(valid, { revisions });
     if (lookup.status === 'bypass') return fresh;
     const result = { ...fresh, revisions: lookup.revisions };
     await this.cache.store(valid, lookup.revisions, result, fresh.validUntil);
     return result;
   }
 
-  /** Every counter this decision's caches consult, read in one round trip (see RevisionReadScope). */
-  private withRevisionSnapshot<T>(request: DecisionRequest, work: () => Promise<T>): Promise<T> {
-    return RevisionReadScope.run(this.revisions, callerRevisionNames(request.caller.tenantId, request.caller.subject).all, work);
-  }
-
   /** An unreachable cache is a miss without revisions: deciding afresh is safe, and nothing is stored. */
-  private async lookupOrMiss(request: DecisionRequest): Promise<DecisionCacheLookup> {
+  private async lookupOrMiss(request: ValidDecisionRequest, revisions: RevisionSnapshot | undefined): Promise<DecisionCacheLookup> {
     try {
-      return await this.cache.lookup(request);
+      return await this.cache.lookup(request, revisions);
     } catch (error) {
       this.logger.warn(`decision cache unavailable, deciding without it: ${error instanceof Error ? error.message : String(error)}`);
       return { status: 'bypass' };
@@ -81,12 +78,12 @@ export class DecisionService {
   }
 
   /** Many requests in one message; results in request order. */
-  decideBatch(requests: DecisionRequest[]): Promise<DecisionResult[]> {
+  decideBatch(requests: ValidDecisionRequest[]): Promise<DecisionResult[]> {
     return Promise.all(requests.map((r) => this.decide(r)));
   }
 
   /** A full trace, never cached. Audited like any decision. */
-  async explain(request: DecisionRequest): Promise<DecisionExplanation> {
+  async explain(request: ValidDecisionRequest): Promise<DecisionExplanation> {
     const started = performance.now();
     const explanation = await this.engine.explain(request);
     const durable = this.audit.record(explanation.request, explanation.decision, performance.now() - started);
@@ -94,7 +91,7 @@ export class DecisionService {
     return explanation;
   }
 
-  private auditUnavailable(request: DecisionRequest): DecisionResult {
+  private auditUnavailable(request: ValidDecisionRequest): DecisionResult {
     this.logger.error({ backlog: this.audit.backlog(), correlationId: request.correlationId }, 'audit backlog full: failing closed');
     decisionOutcomes.inc({ outcome: 'Deny', cached: 'false' });
     return {

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { TrustedCaller } from '@lp/contracts';
+import { TrustedCaller, validateDecisionRequest } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { USER_POLICY } from '@lp/platform/http';
@@ -28,7 +28,7 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionResponse })
   async decide(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionResponse> {
     return DecisionResponse.of(
-      await this.decisions.decide({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+      await this.decisions.decide(validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() })),
     );
   }
 
@@ -38,7 +38,7 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionBatchResponse })
   async decideBatch(@Caller() caller: TrustedCaller, @Body() body: DecisionBatchDto): Promise<DecisionBatchResponse> {
     const correlationId = CorrelationContext.current();
-    const results = await this.decisions.decideBatch(body.items.map((item) => ({ caller, resource: { ...item.resource }, action: item.action, correlationId })));
+    const results = await this.decisions.decideBatch(body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })));
     return { items: results.map(DecisionResponse.of) };
   }
 }

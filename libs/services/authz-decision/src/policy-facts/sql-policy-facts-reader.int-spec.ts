@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
-import { AuthorizationAction, parsePermissionCode, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, parsePermissionCode, TrustedCaller, validateDecisionRequest } from '@lp/contracts';
 import { createTestDatabase, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
 import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 import { AbacField, AbacOperator, AbacVerdict, DecisionEngine, SubjectPermissions } from '../decision';
@@ -418,7 +418,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   it('feeds the decision core: RBAC permits with the role data scope, ABAC denies by an integer-coded rule', async () => {
     const engine = new DecisionEngine({ facts: reader });
     const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'd-alice' };
-    const view = (sensitivity: string) => ({ caller: alice, action: AuthorizationAction.View, resource: { module: 'billing', resourceType: 'invoice', sensitivity } });
+    const view = (sensitivity: string) => validateDecisionRequest({ caller: alice, action: AuthorizationAction.View, resource: { module: 'billing', resourceType: 'invoice', sensitivity } });
 
     const permitted = await engine.decide(view('public'));
     expect(permitted).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: 'acme' } });
@@ -426,7 +426,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     expect(denied.outcome).toBe('Deny');
     expect(denied.evaluations.find((e) => e.evaluator === 'ABAC')).toMatchObject({ verdict: 'Deny' });
 
-    const cases = await engine.decide({ caller: alice, action: AuthorizationAction.Update, resource: { module: 'cases', resourceType: 'case' } });
+    const cases = await engine.decide(validateDecisionRequest({ caller: alice, action: AuthorizationAction.Update, resource: { module: 'cases', resourceType: 'case' } }));
     expect(cases).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'office', tenantId: 'acme', officeIds: ['o-1', 'o-2'] } });
   });
 

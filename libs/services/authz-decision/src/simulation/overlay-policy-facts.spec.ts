@@ -1,4 +1,4 @@
-import { PolicyOverlay } from '@lp/contracts';
+import { PolicyOverlay, validateDecisionRequest } from '@lp/contracts';
 import { AbacVerdict } from '../decision/abac-rule';
 import { DecisionEngine } from '../decision/decision-engine';
 import { InMemoryPolicyFacts } from '../decision/in-memory-policy-facts';
@@ -101,11 +101,11 @@ describe('OverlayPolicyFacts', () => {
 
   it('drives the engine: an overlay binding turns NoMatchingPolicy into Permit with the role’s scope', async () => {
     const base = stored();
-    const request = {
+    const request = validateDecisionRequest({
       caller: { kind: 'user' as const, subject: 'bob', tenantId: T, scopes: [], claimsDigest: 'x' },
       resource: { module: 'cases', resourceType: 'case' },
-      action: 'Update' as never,
-    };
+      action: 'Update',
+    });
     expect((await new DecisionEngine({ facts: base }).decide(request)).outcome).toBe('NoMatchingPolicy');
     const simulated = await new DecisionEngine({ facts: overlayOn(base, { addRoleBindings: [{ subject: 'bob', roleName: 'admin' }] }) }).decide(request);
     expect(simulated.outcome).toBe('Permit');
@@ -116,11 +116,11 @@ describe('OverlayPolicyFacts', () => {
     const base = stored();
     base.failStore('abacRules');
     const facts = overlayOn(base, { addRoleBindings: [{ subject: 'bob', roleName: 'admin' }] });
-    const result = await new DecisionEngine({ facts }).decide({
+    const result = await new DecisionEngine({ facts }).decide(validateDecisionRequest({
       caller: { kind: 'user', subject: 'bob', tenantId: T, scopes: [], claimsDigest: 'x' },
       resource: { module: 'cases', resourceType: 'case' },
-      action: 'View' as never,
-    });
+      action: 'View',
+    }));
     expect(result.outcome).toBe('Deny');
   });
 });

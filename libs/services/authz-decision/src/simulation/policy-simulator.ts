@@ -1,7 +1,6 @@
 import {
   AuthorizationAction,
   DecisionOutcome,
-  DecisionRequest,
   permissionCode,
   PolicyOverlay,
   ReplayFlip,
@@ -11,6 +10,8 @@ import {
   SimulationLimits,
   TrustedCaller,
   ValidationError,
+  validateDecisionRequest,
+  ValidDecisionRequest,
 } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { DecisionAuditRecord } from '../audit';
@@ -116,11 +117,11 @@ export class PolicySimulator {
     const resolved = await this.resolve(tenantId, overlay);
     const caller: TrustedCaller = { kind: 'user', subject: subject as string, tenantId, scopes: [], claimsDigest: 'simulation' };
     const engine = new DecisionEngine({ facts: new OverlayPolicyFacts(this.facts(), resolved), clock: this.clock, featureEnabledVerdict: this.featureEnabledVerdict });
-    const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide({
+    const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide(validateDecisionRequest({
       caller,
-      resource: r.resource as unknown as DecisionRequest['resource'],
-      action: r.action as DecisionRequest['action'],
-    });
+      resource: r.resource,
+      action: r.action,
+    }));
     return { outcome, permitted, evaluations, obligations, dataScope, ...(failure ? { failure } : {}) };
   }
 
@@ -157,10 +158,10 @@ export class PolicySimulator {
     const flipped: ReplayFlip[] = [];
     let skipped = 0;
     for (const row of rows) {
-      let request: DecisionRequest;
+      let request: ValidDecisionRequest;
       let outcomes: [DecisionOutcome, DecisionOutcome];
       try {
-        request = { caller: callerOf(row, permissionCodeOf(row)), resource: resourceOf(row) as DecisionRequest['resource'], action: row.action as DecisionRequest['action'] };
+        request = validateDecisionRequest({ caller: callerOf(row, permissionCodeOf(row)), resource: resourceOf(row), action: row.action });
         const [b, a] = await Promise.all([before.decide(request), after.decide(request)]);
         outcomes = [b.outcome, a.outcome];
       } catch (error) {

@@ -1,6 +1,6 @@
 import { DecisionRequest, EvaluatorName, TrustedCaller } from '@lp/contracts';
 import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../decision-engine';
-import { InvalidDecisionRequestError } from '@lp/contracts';
+import { InvalidDecisionRequestError, validateDecisionRequest } from '@lp/contracts';
 import { InMemoryPolicyFacts } from '../in-memory-policy-facts';
 import { FeatureEnabledVerdict } from '../feature.evaluator';
 import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, expectationUnder, loadConformanceCorpus } from './conformance-corpus';
@@ -110,17 +110,20 @@ function assertResult(result: DecisionEngineResult, expected: ConformanceExpecta
   else if (expected.reason !== undefined) expect(result.reason).toContain(expected.reason);
 }
 
+/** The request is checked where it enters the service (`validateDecisionRequest`), then decided. */
 async function decideAndCheck(engine: DecisionEngine, request: DecisionRequest, expected: ConformanceExpectation, orderMatters: boolean): Promise<void> {
   if (expected.error) {
-    const error = await engine.decide(request).then(
-      (result) => result,
-      (e: unknown) => e,
-    );
+    let error: unknown;
+    try {
+      validateDecisionRequest(request);
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(InvalidDecisionRequestError);
     for (const field of expected.errorFields ?? []) expect((error as InvalidDecisionRequestError).errors).toHaveProperty([field]);
     return;
   }
-  assertResult(await engine.decide(request), expected, engine, orderMatters);
+  assertResult(await engine.decide(validateDecisionRequest(request)), expected, engine, orderMatters);
 }
 
 /** Runs a case on fresh facts under one setting and registration order. */
