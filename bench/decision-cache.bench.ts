@@ -23,10 +23,10 @@ import {
   RedisRevisionCounters,
   RevisionCounters,
 } from '@lp/platform/cache';
-import { CachedRelationsReader, cachedDecisionResult, DecisionCache, ScopeFactsCache } from '../libs/services/authz-decision/src/cache';
-import { DecisionEngine, DecisionEngineResult, InMemoryPolicyFacts } from '../libs/services/authz-decision/src/decision';
 import { deleteRedisKeys } from '@lp/platform/testing';
 import { formatTable, summarize } from './latency-stats';
+import { CachedRelationsReader, DecisionCache, DecisionEngine, DecisionEngineResult, ScopeFactsCache, cachedDecisionResult } from '@lp/service/authz-decision';
+import { InMemoryPolicyFacts } from '@lp/service/authz-decision/testing';
 
 export interface DecisionCacheBenchOptions {
   quick: boolean;

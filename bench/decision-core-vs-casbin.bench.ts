@@ -30,21 +30,10 @@ import { runInNewContext } from 'node:vm';
 import { Enforcer, newEnforcer, newModelFromString, StringAdapter } from 'casbin';
 import casbinPackage from 'casbin/package.json';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, EvaluatorName, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
-import {
-  AbacCondition,
-  AbacField,
-  AbacOperator,
-  AbacRule,
-  AbacScalar,
-  AbacVerdict,
-  DecisionEngine,
-  DecisionEngineResult,
-  InMemoryPolicyFacts,
-  PolicyFactsSnapshot,
-  TenantFactsSnapshot,
-} from '../libs/services/authz-decision/src/decision';
 import { formatTable } from './latency-stats';
 import { FULL_WORKLOAD, generatePolicyWorkload, PolicyWorkload, WorkloadRequest, WorkloadSizes } from './policy-workload';
+import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacScalar, AbacVerdict, DecisionEngine, DecisionEngineResult } from '@lp/service/authz-decision';
+import { InMemoryPolicyFacts, PolicyFactsSnapshot, TenantFactsSnapshot } from '@lp/service/authz-decision/testing';
 
 // ---------------------------------------------------------------------------------------------
 // casbin models

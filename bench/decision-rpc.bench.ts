@@ -40,10 +40,6 @@ import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
-import { DecisionAuditWriter } from '../libs/services/authz-decision/src/audit';
-import { DecisionCache } from '../libs/services/authz-decision/src/cache';
-import { DecisionEngine } from '../libs/services/authz-decision/src/decision';
-import { DecisionService } from '../libs/services/authz-decision/src/decisions/decision.service';
 import { formatTable, LatencySummary, measure, summarize } from './latency-stats';
 import type { EchoResult } from './rpc-echo.bench';
 import { cpuProfile, formatProfile } from './cpu-profile';
@@ -51,6 +47,7 @@ import { EchoServer, startEchoServer } from './echo-server';
 import { cpuCell, INTERLEAVE_ROUNDS, interleaved, processCell, Timed } from './interleaved';
 import { deleteRedisKeys } from '@lp/platform/testing';
 import { BENCH_DECISION_MESSAGE as message, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
+import { DecisionAuditWriter, DecisionCache, DecisionEngine, DecisionService } from '@lp/service/authz-decision';
 
 export interface DecisionRpcOptions {
   quick: boolean;

@@ -9,7 +9,7 @@
  * concepts (casbin) can be asked the same question.
  */
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, permissionCode, PermissionCode } from '@lp/contracts';
-import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacVerdict, DataScopeSetting } from '../libs/services/authz-decision/src/decision';
+import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacVerdict, DataScopeSetting } from '@lp/service/authz-decision';
 
 export interface WorkloadSizes {
   tenants: number;

@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
-import { ConformanceCase, ConformanceFile, loadConformanceCorpus as loadCorpusFrom, PolicyFactsSnapshot } from '@lp/service/authz-decision';
+import { CONFORMANCE_CORPUS_DIRECTORY, ConformanceCase, ConformanceFile, loadConformanceCorpus as loadCorpusFrom, PolicyFactsSnapshot } from '@lp/service/authz-decision/testing';
 
-export { expectationUnder } from '@lp/service/authz-decision';
+export { expectationUnder } from '@lp/service/authz-decision/testing';
 
 /*
  * The declarative conformance corpus of the decision core, read as data with the core's own schema
@@ -16,18 +15,16 @@ export type {
   ConformanceFile,
   ConformanceRequest,
   ConformanceStep,
-  DataScopeSetting,
   DelegatedGrantSnapshot,
   EvaluatorExpectation,
   PolicyFactsChange,
   PolicyFactsSnapshot,
-  PolicyStoreName,
-  RelationSnapshot,
   TemporaryGrantSnapshot,
   TenantFactsSnapshot,
-} from '@lp/service/authz-decision';
+} from '@lp/service/authz-decision/testing';
+export type { DataScopeSetting, PolicyStoreName, RelationSnapshot } from '@lp/service/authz-decision';
 
-export const CORPUS_DIRECTORY = resolve(__dirname, '../../../../libs/services/authz-decision/src/decision/conformance');
+export const CORPUS_DIRECTORY = CONFORMANCE_CORPUS_DIRECTORY;
 
 /** The documented default instant of a case without `now` (the in-memory runner's default). */
 export const DEFAULT_CORPUS_NOW = '2026-06-01T12:00:00.000Z';

@@ -1,10 +1,8 @@
 import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
-import { DecisionsModule } from './decisions/decisions.module';
-import { SimulationModule } from './simulation/simulation.module';
+import { AuthzDecisionModule } from './authz-decision.module';
 import { DECISION_AUDIT_MIGRATIONS } from './migrations';
-import { DecisionAuditRetentionModule } from './retention/decision-audit-retention.module';
 
 export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
 
@@ -24,7 +22,7 @@ export const authzDecisionService = defineService({
       createProcessedEventTimeIndexMigration(AUTHZ_DECISION_SCHEMA),
     ],
   },
-  modules: [DecisionsModule, SimulationModule, DecisionAuditRetentionModule],
+  modules: [AuthzDecisionModule],
   openApi: {
     title: 'Authorization decisions',
     description: 'Decision runtime of the authorization platform: RPC authz.decide and the HTTP decision routes.',

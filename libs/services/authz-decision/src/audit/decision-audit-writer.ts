@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
-import { Clock, systemClock } from '../decision/clock';
+import { Clock, systemClock } from '../engine/clock';
 import {
   auditInsertParameter,
   auditInsertSql,

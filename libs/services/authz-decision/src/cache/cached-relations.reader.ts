@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { PolicyFactsReader, ResourceRelation, RevisionSnapshot } from '../decision';
+import { PolicyFactsReader, ResourceRelation, RevisionSnapshot } from '../engine';
 import { rebacRevisionNames } from './decision-revision-keys';
 import { revisionsFrom } from './revision-snapshot';
 

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, CallerKind, DecisionRequest } from '@lp/contracts';
 import { CacheAdapters, createCacheAdapters } from '@lp/platform/cache';
 import { InvalidDecisionRequestError } from '@lp/contracts';
-import { request, user } from '../decision/decision.fixtures';
+import { request, user } from '../../test/decision.fixtures';
 import { DecisionCache } from './decision-cache';
-import { decisionCacheContract } from './decision-cache.contract';
+import { decisionCacheContract } from '../../test/decision-cache.contract';
 import { decisionCacheKey } from './decision-cache-key';
 import { DecisionCacheRevisions, DecisionRevisionKeys } from './decision-revision-keys';
 

@@ -1,10 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { DataScope, DecisionOutcome, DecisionResult, EvaluatorResult, TrustedCaller, ValidDecisionRequest } from '@lp/contracts';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { Clock, systemClock } from '../decision/clock';
+import { Clock, systemClock } from '../engine/clock';
 import { decisionCacheKey } from './decision-cache-key';
 import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
-import type { RevisionSnapshot } from '../decision';
+import type { RevisionSnapshot } from '../engine';
 import { revisionsFrom } from './revision-snapshot';
 
 /** Spec §8 leaves the TTL open; revisions do the invalidating, the TTL only bounds memory and clock-free staleness. */

@@ -1,5 +1,5 @@
 import { RevisionCounters } from '@lp/platform/cache';
-import type { RevisionSnapshot } from '../decision';
+import type { RevisionSnapshot } from '../engine';
 
 /**
  * Reads every revision counter a decision needs (decision, DataScope, ReBAC) in one call, so a cache

@@ -1,7 +1,7 @@
 import { EventTypes } from '@lp/contracts';
 import { InMemoryKeyValueCache, InMemoryRevisionCounters } from '@lp/platform/cache';
 import { createEventEnvelope } from '@lp/platform/messaging';
-import { InMemoryPolicyFacts } from '../decision';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { CachedRelationsReader } from './cached-relations.reader';
 import { PolicyInvalidation } from './policy-invalidation';
 import { ScopeFactsCache } from './scope-facts.cache';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
-import { PolicyFactsReader, RevisionSnapshot, SubjectPermissions } from '../decision';
+import { PolicyFactsReader, RevisionSnapshot, SubjectPermissions } from '../engine';
 import { dataScopeRevisionNames } from './decision-revision-keys';
 import { revisionsFrom } from './revision-snapshot';
 

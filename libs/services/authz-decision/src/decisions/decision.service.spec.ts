@@ -3,7 +3,8 @@ import { AuthorizationAction, AuthzRpc, parseMessage, TrustedCaller, validateDec
 import { InMemoryKeyValueCache, InMemoryRevisionCounters } from '@lp/platform/cache';
 import { DecisionAuditWriter } from '../audit';
 import { DecisionCache } from '../cache';
-import { DecisionEngine, InMemoryPolicyFacts } from '../decision';
+import { DecisionEngine } from '../engine';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { AUDIT_UNAVAILABLE, DecisionService } from './decision.service';
 
 /**

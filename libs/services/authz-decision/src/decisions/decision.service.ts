@@ -11,7 +11,7 @@ import {
   DecisionCacheLookup,
   readRevisionSnapshot,
 } from '../cache';
-import { DecisionEngine, DecisionExplanation, RevisionSnapshot } from '../decision';
+import { DecisionEngine, DecisionExplanation, RevisionSnapshot } from '../engine';
 
 /** Reason a decision failed closed because its audit record could not be accepted. */
 export const AUDIT_UNAVAILABLE = 'AuditUnavailable';

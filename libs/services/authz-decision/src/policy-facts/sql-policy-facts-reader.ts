@@ -12,7 +12,7 @@ import {
   RoleBinding,
   SubjectPermissions,
   TemporaryGrant,
-} from '../decision';
+} from '../engine';
 
 /*
  * Every statement names the "authz" schema: this DataSource's own schema is authz_audit, and the

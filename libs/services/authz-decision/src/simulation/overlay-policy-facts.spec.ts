@@ -1,7 +1,7 @@
 import { PolicyOverlay, validateDecisionRequest } from '@lp/contracts';
-import { AbacVerdict } from '../decision/abac-rule';
-import { DecisionEngine } from '../decision/decision-engine';
-import { InMemoryPolicyFacts } from '../decision/in-memory-policy-facts';
+import { AbacVerdict } from '../engine/abac-rule';
+import { DecisionEngine } from '../engine/decision-engine';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { MemoizedPolicyFacts, OverlayPolicyFacts, ResolvedOverlay } from './overlay-policy-facts';
 
 const T = 't1';

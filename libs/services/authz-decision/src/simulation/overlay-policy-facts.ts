@@ -1,6 +1,6 @@
 import { PermissionCode, PolicyOverlay } from '@lp/contracts';
-import { AbacRule } from '../decision/abac-rule';
-import { PolicyFactsReader, ResourceRelation, RoleBinding, SubjectPermissions } from '../decision/policy-facts';
+import { AbacRule } from '../engine/abac-rule';
+import { PolicyFactsReader, ResourceRelation, RoleBinding, SubjectPermissions } from '../engine/policy-facts';
 
 /**
  * A policy overlay resolved against the stored catalog: every role it names with its stored data

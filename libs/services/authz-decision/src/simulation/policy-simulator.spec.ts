@@ -1,7 +1,7 @@
 import { ValidationError } from '@lp/contracts';
 import { DataSource } from 'typeorm';
-import { InMemoryPolicyFacts } from '../decision/in-memory-policy-facts';
-import { RoleBinding } from '../decision/policy-facts';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
+import { RoleBinding } from '../engine/policy-facts';
 import { PolicySimulator, SimulationCatalog } from './policy-simulator';
 
 const T = 't1';

@@ -15,11 +15,11 @@ import {
 } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { DecisionAuditRecord } from '../audit';
-import { AbacCondition, AbacRule, AbacVerdict } from '../decision/abac-rule';
-import { Clock, systemClock } from '../decision/clock';
-import { DecisionEngine } from '../decision/decision-engine';
-import { FeatureEnabledVerdict } from '../decision/feature.evaluator';
-import { PolicyFactsReader, RoleBinding } from '../decision/policy-facts';
+import { AbacCondition, AbacRule, AbacVerdict } from '../engine/abac-rule';
+import { Clock, systemClock } from '../engine/clock';
+import { DecisionEngine } from '../engine/decision-engine';
+import { FeatureEnabledVerdict } from '../engine/feature.evaluator';
+import { PolicyFactsReader, RoleBinding } from '../engine/policy-facts';
 import { MemoizedPolicyFacts, OverlayPolicyFacts, ResolvedOverlay } from './overlay-policy-facts';
 
 /** What the simulator needs to know about the stored catalog to resolve an overlay. */

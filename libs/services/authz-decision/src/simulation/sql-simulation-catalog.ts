@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { PermissionCode } from '@lp/contracts';
-import { DataScopeSetting, RoleBinding } from '../decision/policy-facts';
+import { DataScopeSetting, RoleBinding } from '../engine/policy-facts';
 import { SimulationCatalog } from './policy-simulator';
 
 const ROLES = `

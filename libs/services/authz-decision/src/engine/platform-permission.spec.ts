@@ -1,7 +1,7 @@
 import { AuthorizationAction, PERMISSION_CATALOG, PLATFORM_FEATURES, PLATFORM_TENANT } from '@lp/contracts';
 import { DecisionEngine } from './decision-engine';
-import { application, delegated, request, user } from './decision.fixtures';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { application, delegated, request, user } from '../../test/decision.fixtures';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 
 const platformPermissions = PERMISSION_CATALOG.filter((p) => p.level === 'platform');
 

@@ -1,6 +1,6 @@
 import { AuthorizationAction, permissionCode, ResourceDescriptor, TrustedCaller, validateDecisionRequest, ValidDecisionRequest } from '@lp/contracts';
-import { Clock } from './clock';
-import { EvaluationContext } from './evaluator';
+import { Clock } from '../src/engine/clock';
+import { EvaluationContext } from '../src/engine/evaluator';
 
 // Builders shared by the specs of this folder; not exported from the library.
 

@@ -1,5 +1,5 @@
 import { AuthorizationAction, PermissionCode } from '@lp/contracts';
-import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacValue, AbacVerdict } from './abac-rule';
+import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacValue, AbacVerdict } from '../src/engine/abac-rule';
 import {
   DataScopeSetting,
   DelegatedGrant,
@@ -11,7 +11,7 @@ import {
   RoleBinding,
   SubjectPermissions,
   TemporaryGrant,
-} from './policy-facts';
+} from '../src/engine/policy-facts';
 
 /** JSON form of policy facts: instants as ISO strings, ABAC enumerations as integers or names. */
 export interface PolicyFactsSnapshot {

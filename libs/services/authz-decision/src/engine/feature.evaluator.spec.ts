@@ -1,7 +1,7 @@
 import { AuthorizationAction } from '@lp/contracts';
-import { application, contextOf, request, TENANT, user } from './decision.fixtures';
+import { application, contextOf, request, TENANT, user } from '../../test/decision.fixtures';
 import { FEATURE_BY_MODULE, FeatureEvaluator } from './feature.evaluator';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 
 function forModule(module: string, caller = user('alice')) {
   return contextOf(request(caller, AuthorizationAction.View, { module, resourceType: 'item' }));

@@ -1,6 +1,6 @@
 import { AUTHORIZATION_ACTIONS, AuthorizationAction } from '@lp/contracts';
-import { application, contextOf, delegated, request, TENANT, user } from './decision.fixtures';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { application, contextOf, delegated, request, TENANT, user } from '../../test/decision.fixtures';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { PolicyFactsReader, RelationName, ResourceRelation } from './policy-facts';
 import { REBAC_ALLOWED_ACTIONS, RebacEvaluator } from './rebac.evaluator';
 

@@ -2,7 +2,7 @@ import { Payload } from '@nestjs/microservices';
 import { AuthzRpc, ReceivedOf } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { RpcController, RpcHandler } from '@lp/platform/messaging';
-import { DecisionAuditQuery } from '../audit';
+import { DecisionAuditQuery } from './decision-audit-query';
 
 /**
  * Decision audit for policy-management's permission-audit routes, which check the caller's

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { EventBus } from '@lp/platform/messaging';
-import { POLICY_INVALIDATION_PATTERN, PolicyInvalidation } from '../cache';
+import { POLICY_INVALIDATION_PATTERN, PolicyInvalidation } from './policy-invalidation';
 
 /**
  * Every running instance gets its own copy of each `authorization.*` event (instance mode: an

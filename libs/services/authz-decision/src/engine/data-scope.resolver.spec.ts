@@ -1,8 +1,8 @@
 import { AuthorizationAction, DataScope } from '@lp/contracts';
 import { DataScopeInput, DataScopeResolver, resolveDataScope, resolveDataScopeWithTrace } from './data-scope.resolver';
-import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from './decision.fixtures';
+import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from '../../test/decision.fixtures';
 import { ScopeEvidence } from './evaluator';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { DataScopeSetting } from './policy-facts';
 
 const role = (setting: DataScopeSetting, officeIds: string[] = [], roleName = `${setting}-role`): ScopeEvidence => ({

@@ -3,11 +3,11 @@ import { AuthorizationAction, ValidDecisionRequest, DecisionResult, EventTypes }
 import type { CacheAdapters } from '@lp/platform/cache';
 import { createEventEnvelope } from '@lp/platform/messaging';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { delegated, manualClock, NOW, request, user } from '../decision/decision.fixtures';
-import { cachedDecisionResult, DecisionCache, DecisionCacheLookup } from './decision-cache';
-import { decisionCacheKey } from './decision-cache-key';
-import { DecisionCacheRevisions, DecisionRevisionKeys as K } from './decision-revision-keys';
-import { PolicyInvalidation } from './policy-invalidation';
+import { delegated, manualClock, NOW, request, user } from './decision.fixtures';
+import { cachedDecisionResult, DecisionCache, DecisionCacheLookup } from '../src/cache/decision-cache';
+import { decisionCacheKey } from '../src/cache/decision-cache-key';
+import { DecisionCacheRevisions, DecisionRevisionKeys as K } from '../src/cache/decision-revision-keys';
+import { PolicyInvalidation } from '../src/cache/policy-invalidation';
 
 const TTL_MS = 60_000;
 const A = EventTypes.authorization;

@@ -1,6 +1,6 @@
 import { AuthorizationAction } from '@lp/contracts';
-import { application, contextOf, delegated, minutesFrom, NOW, request, TENANT, user } from './decision.fixtures';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { application, contextOf, delegated, minutesFrom, NOW, request, TENANT, user } from '../../test/decision.fixtures';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { RbacEvaluator } from './rbac.evaluator';
 
 const VIEW = 'cases.case.view';

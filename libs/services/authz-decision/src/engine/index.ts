@@ -7,7 +7,6 @@ export * from './decision-engine';
 export * from './decision-merge';
 export * from './evaluator';
 export * from './feature.evaluator';
-export * from './in-memory-policy-facts';
 export * from './policy-facts';
 export * from './rbac.evaluator';
 export * from './rebac.evaluator';

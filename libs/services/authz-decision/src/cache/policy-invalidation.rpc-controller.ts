@@ -2,7 +2,7 @@ import { Payload } from '@nestjs/microservices';
 import { AuthzRpc, InvalidationResult, ReceivedOf } from '@lp/contracts';
 import { SkipAuthorization } from '@lp/authz-guard';
 import { RpcController, RpcHandler } from '@lp/platform/messaging';
-import { PolicyInvalidation } from '../cache';
+import { PolicyInvalidation } from './policy-invalidation';
 
 /**
  * policy-management calls this right after a change commits, so the very next decision sees it

@@ -3,9 +3,9 @@ import { AuthorizationAction, validateDecisionRequest, ValidDecisionRequest, Eva
 import { AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { createStandardEvaluators, DecisionEngine, DecisionFailure } from './decision-engine';
 import { mergeEvaluations } from './decision-merge';
-import { minutesFrom, NOW, TENANT } from './decision.fixtures';
+import { minutesFrom, NOW, TENANT } from '../../test/decision.fixtures';
 import { FEATURE_ENABLED_VERDICTS, FeatureEnabledVerdict } from './feature.evaluator';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { DataScopeSetting, POLICY_STORE_NAMES, PolicyStoreName, RelationName } from './policy-facts';
 
 /*

@@ -4,8 +4,8 @@ import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { AuthorizationAction, parsePermissionCode, TrustedCaller, validateDecisionRequest } from '@lp/contracts';
 import { createTestDatabase, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
 import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
-import { AbacField, AbacOperator, AbacVerdict, DecisionEngine, SubjectPermissions } from '../decision';
-import { SqlPolicyFactsReader } from './sql-policy-facts-reader';
+import { AbacField, AbacOperator, AbacVerdict, DecisionEngine, SubjectPermissions } from '../src/engine';
+import { SqlPolicyFactsReader } from '../src/policy-facts/sql-policy-facts-reader';
 
 /** Counts the statements TypeORM sends: one per round trip. */
 class QueryCounter implements TypeOrmLogger {

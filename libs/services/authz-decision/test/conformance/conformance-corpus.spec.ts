@@ -1,8 +1,8 @@
 import { DecisionRequest, EvaluatorName, TrustedCaller } from '@lp/contracts';
-import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../decision-engine';
+import { createStandardEvaluators, DecisionEngine, DecisionEngineResult } from '../../src/engine/decision-engine';
 import { InvalidDecisionRequestError, validateDecisionRequest } from '@lp/contracts';
 import { InMemoryPolicyFacts } from '../in-memory-policy-facts';
-import { FeatureEnabledVerdict } from '../feature.evaluator';
+import { FeatureEnabledVerdict } from '../../src/engine/feature.evaluator';
 import { ConformanceCase, ConformanceExpectation, ConformanceFile, ConformanceRequest, expectationUnder, loadConformanceCorpus } from './conformance-corpus';
 
 /**

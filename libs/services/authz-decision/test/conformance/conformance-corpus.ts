@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AuthorizationAction, DataScope, DecisionOutcome, EvaluatorName, EvaluatorVerdict, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
 import { PolicyFactsChange, PolicyFactsSnapshot } from '../in-memory-policy-facts';
-import { PolicyStoreName } from '../policy-facts';
+import { PolicyStoreName } from '../../src/engine/policy-facts';
 
 /*
  * The declarative conformance corpus: JSON files beside this module, each a list of cases run
@@ -130,3 +130,6 @@ export function loadConformanceCorpus(directory: string): { file: string; corpus
     return { file, corpus };
   });
 }
+
+/** Where the corpus files are: runners elsewhere (the e2e project) read them through this, not by path. */
+export const CONFORMANCE_CORPUS_DIRECTORY = __dirname;

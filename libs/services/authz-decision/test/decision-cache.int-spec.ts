@@ -2,10 +2,10 @@ import { AuthorizationAction } from '@lp/contracts';
 import { CacheAdapters, createCacheAdapters } from '@lp/platform/cache';
 import { describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
 import Redis from 'ioredis';
-import { request, user } from '../decision/decision.fixtures';
-import { DecisionCache } from './decision-cache';
+import { request, user } from './decision.fixtures';
+import { DecisionCache } from '../src/cache/decision-cache';
 import { decisionCacheContract, permit } from './decision-cache.contract';
-import { decisionCacheKey } from './decision-cache-key';
+import { decisionCacheKey } from '../src/cache/decision-cache-key';
 
 describeWithServers(['redis'], 'DecisionCache over Redis', () => {
   const prefixes: string[] = [];

@@ -1,4 +1,4 @@
-import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectConfig } from '@lp/platform/config';
 import { purgeInBatches, retentionCutoff, RetentionRegistry, RetentionRun, RetentionTask } from '@lp/platform/persistence';
@@ -71,6 +71,3 @@ export class DecisionAuditRetention implements OnModuleInit {
     };
   }
 }
-
-@Module({ providers: [DecisionAuditRetention], exports: [DecisionAuditRetention] })
-export class DecisionAuditRetentionModule {}

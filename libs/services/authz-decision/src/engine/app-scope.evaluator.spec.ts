@@ -1,6 +1,6 @@
 import { AuthorizationAction } from '@lp/contracts';
 import { AppScopeEvaluator } from './app-scope.evaluator';
-import { application, contextOf, delegated, request, user } from './decision.fixtures';
+import { application, contextOf, delegated, request, user } from '../../test/decision.fixtures';
 
 describe('AppScopeEvaluator', () => {
   const appScope = new AppScopeEvaluator();

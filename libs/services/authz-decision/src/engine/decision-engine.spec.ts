@@ -3,10 +3,10 @@ import { AbacVerdict } from './abac-rule';
 import { AppScopeEvaluator } from './app-scope.evaluator';
 import { DecisionEngine, DecisionFailure } from './decision-engine';
 import { InvalidDecisionRequestError, validateDecisionRequest } from '@lp/contracts';
-import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from './decision.fixtures';
+import { application, delegated, manualClock, minutesFrom, NOW, request, TENANT, user } from '../../test/decision.fixtures';
 import { DecisionEvaluator, EvaluationContext, EvaluatorOutcome } from './evaluator';
 import { FeatureEvaluator } from './feature.evaluator';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 import { POLICY_STORE_NAMES } from './policy-facts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
-import { AbacField, AbacOperator, AbacVerdict } from './abac-rule';
+import { AbacField, AbacOperator, AbacVerdict } from '../src/engine/abac-rule';
 import { InMemoryPolicyFacts } from './in-memory-policy-facts';
-import { POLICY_STORE_NAMES, PolicyStoreUnavailableError } from './policy-facts';
+import { POLICY_STORE_NAMES, PolicyStoreUnavailableError } from '../src/engine/policy-facts';
 
 describe('InMemoryPolicyFacts', () => {
   it('loads a snapshot: roles through bindings, grants with instants, rules with enum names or integers', async () => {

@@ -1,7 +1,8 @@
 import { AuthzRpc, EventTypes, parseMessage, TrustedCaller, ValidationError } from '@lp/contracts';
 import { InMemoryRevisionCounters } from '@lp/platform/cache';
 import { createEventEnvelope } from '@lp/platform/messaging';
-import { DecisionRevisionKeys, PolicyInvalidation } from '../cache';
+import { DecisionRevisionKeys } from './decision-revision-keys';
+import { PolicyInvalidation } from './policy-invalidation';
 import { PolicyInvalidationRpcController } from './policy-invalidation.rpc-controller';
 
 describe('PolicyInvalidationRpcController (authz.invalidate)', () => {

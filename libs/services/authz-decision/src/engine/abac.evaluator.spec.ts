@@ -1,8 +1,8 @@
 import { AuthorizationAction, ValidDecisionRequest } from '@lp/contracts';
 import { AbacCondition, AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { AbacEvaluator, abacConditionHolds, orderAbacRules } from './abac.evaluator';
-import { application, contextOf, delegated, request, TENANT, user } from './decision.fixtures';
-import { InMemoryPolicyFacts } from './in-memory-policy-facts';
+import { application, contextOf, delegated, request, TENANT, user } from '../../test/decision.fixtures';
+import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 
 function rule(id: string, priority: number, verdict: AbacVerdict, conditions: AbacCondition[] = [], extra: Partial<AbacRule> = {}): AbacRule {
   return { id, priority, verdict, conditions, ...extra };
