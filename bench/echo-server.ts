@@ -1,7 +1,7 @@
 import { INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { SkipAuthorization } from '@lp/authz-guard';
+import { SkipAuthorization, authzGuard } from '@lp/authz-guard';
 import { createRpcClient, MessagingProfile, RpcClient, RpcController, rpcMicroserviceOptions } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 
@@ -39,6 +39,7 @@ class PlatformEchoModule {}
  */
 export const platformEchoService = defineService({
   name: 'bench-echo',
+  authorization: authzGuard,
   routePrefixes: ['/bench-echo'],
   database: { schema: 'bench_echo', entities: [], migrations: [] },
   modules: [PlatformEchoModule],

@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensureSigningSecret, FleetSupervisor, platformConfig } from '@lp/platform/runtime';
-import { standaloneServices } from '../apps/standalone/src/services';
+import { fleetServices } from '@lp/fleet';
 
 // The same list the standalone hosts: a service added there joins the fleet too (apps/<name>/src/main.ts).
-const services = standaloneServices.map((s) => s.name);
+const services = fleetServices.map((s) => s.name);
 const root = resolve(__dirname, '..');
 const config = platformConfig.load();
 const env: NodeJS.ProcessEnv = {

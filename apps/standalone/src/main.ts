@@ -1,5 +1,5 @@
 import 'reflect-metadata';
 import { runStandalone } from '@lp/platform/runtime';
-import { standaloneServices } from './services';
+import { fleetServices } from '@lp/fleet';
 
-void runStandalone(standaloneServices);
+void runStandalone(fleetServices);

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { AuthorizationPort } from '@lp/platform/runtime';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { AuthorizeGuard } from './authorize.guard';
 import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuardOptions, DecisionClient } from './decision-client';
@@ -30,3 +31,9 @@ export class AuthzGuardModule {
     };
   }
 }
+
+/** The guard as every service definition hands it to the runtime (see `AuthorizationPort`). */
+export const authzGuard: AuthorizationPort = {
+  module: (options) => AuthzGuardModule.forRoot(options),
+  guard: AuthorizeGuard,
+};

@@ -1,5 +1,4 @@
-import { INestApplication, INestMicroservice } from '@nestjs/common';
-import { AuthorizeGuard } from '@lp/authz-guard';
+import { CanActivate, INestApplication, INestMicroservice, Type } from '@nestjs/common';
 import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
 
 /**
@@ -10,7 +9,7 @@ import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
  * service answers an RPC for every guarded request of the fleet, so that cost is paid fleet-wide.
  *
  * What applies to a message:
- * - `AuthorizeGuard`, the HTTP app's instance: every RPC handler declares `@Authorize` or
+ * - the authorization guard (`AuthorizeGuard`), the HTTP app's instance: every RPC handler declares `@Authorize` or
  *   `@SkipAuthorization`, and an undeclared one is denied, exactly as on HTTP;
  * - the validation pipe, so DTO payloads are checked as HTTP bodies are;
  * - `ProblemDetailsFilter`, so an error escaping a handler outside an `@RpcController` still
@@ -20,8 +19,8 @@ import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
  * Call before the RPC server registers its listeners: handlers are bound with the enhancers
  * known at that moment (see `createServiceApp`).
  */
-export function applyRpcEnhancers(rpc: INestMicroservice, app: INestApplication): void {
-  rpc.useGlobalGuards(app.get(AuthorizeGuard));
+export function applyRpcEnhancers(rpc: INestMicroservice, app: INestApplication, guard: Type<CanActivate>): void {
+  rpc.useGlobalGuards(app.get(guard));
   rpc.useGlobalPipes(createValidationPipe({ reportUnder: 'payload' }));
   rpc.useGlobalFilters(new ProblemDetailsFilter());
 }

@@ -54,7 +54,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
   // Nest's undeferred path does (the hybrid app runs the lifecycle hooks for the shared container).
   const rpc = app.connectMicroservice(rpcServerOptions(service, runtime), { inheritAppConfig: false, deferInitialization: true });
   if (!(rpc instanceof NestMicroservice)) throw new Error('connectMicroservice did not return a NestMicroservice');
-  applyRpcEnhancers(rpc, app);
+  applyRpcEnhancers(rpc, app, service.authorization.guard);
   rpc.registerListeners();
   rpc.setIsInitialized(true);
   rpc.setIsInitHookCalled(true);

@@ -1,5 +1,16 @@
-import { DynamicModule, Type } from '@nestjs/common';
+import { CanActivate, DynamicModule, Type } from '@nestjs/common';
 import type { MixedList } from 'typeorm';
+
+/**
+ * The authorization guard as the runtime sees it. The guard library sits above the platform libs (it
+ * uses them), so the runtime does not import it: each service definition hands it in.
+ */
+export interface AuthorizationPort {
+  /** The module that registers the guard on every HTTP route and exports `guard`. */
+  module(options: { decisionTimeoutMs: number }): DynamicModule;
+  /** The guard class: the runtime hands the app's instance to the RPC server's own enhancers. */
+  guard: Type<CanActivate>;
+}
 
 /**
  * Everything the runtime needs to host one service of the fleet, alone (`apps/<service>`) or with
@@ -20,6 +31,8 @@ export interface ServiceDefinition {
     // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
     migrations: MixedList<Function>;
   };
+  /** Guards every route and RPC handler (`authzGuard` of `@lp/authz-guard`). */
+  authorization: AuthorizationPort;
   /** The service's feature modules. */
   modules: Array<Type | DynamicModule>;
   openApi: { title: string; description: string };

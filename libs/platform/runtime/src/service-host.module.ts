@@ -6,7 +6,6 @@ import { TerminusModule } from '@nestjs/terminus';
 import { LoggerModule } from 'nestjs-pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthModule } from '@lp/platform/auth';
-import { AuthzGuardModule } from '@lp/authz-guard';
 import { KeyValueCache } from '@lp/platform/cache';
 import { ConfigModule } from '@lp/platform/config';
 import {
@@ -67,7 +66,7 @@ export class ServiceHostModule implements NestModule {
           }),
         }),
         EdgeGuardsModule.forRoot(),
-        AuthzGuardModule.forRoot({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
+        service.authorization.module({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
         // Named after the service: @nestjs/typeorm keeps one process-wide registry of data source
         // names and warned on every standalone start, where each service's app has its own.
         TypeOrmModule.forRootAsync({

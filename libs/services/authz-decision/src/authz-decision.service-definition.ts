@@ -1,3 +1,4 @@
+import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
@@ -12,6 +13,7 @@ export const AUTHZ_DECISION_SCHEMA = 'authz_audit';
  */
 export const authzDecisionService = defineService({
   name: 'authz-decision',
+  authorization: authzGuard,
   routePrefixes: ['/api/authorization/decisions'],
   database: {
     schema: AUTHZ_DECISION_SCHEMA,

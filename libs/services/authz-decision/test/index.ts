@@ -8,3 +8,6 @@
 export * from './conformance/conformance-corpus';
 // The in-memory policy facts: the engine's reader in unit specs and in the benchmarks.
 export * from './in-memory-policy-facts';
+// The DDL copy of the `authz` tables the SQL reader's spec runs against (this service may not import
+// policy-management); the e2e project checks it against policy-management's migrations.
+export { POLICY_READER_TEST_SCHEMA } from './policy-reader-test-schema';

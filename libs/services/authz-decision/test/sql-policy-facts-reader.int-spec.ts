@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { POLICY_READER_TEST_SCHEMA } from './policy-reader-test-schema';
 import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { AuthorizationAction, parsePermissionCode, TrustedCaller, validateDecisionRequest } from '@lp/contracts';
 import { createTestDatabase, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
@@ -146,7 +146,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   beforeAll(async () => {
     db = await createTestDatabase(testServerUrls.postgres, testRunId('authz_facts'));
     admin = await new DataSource(serviceDataSourceOptions({ url: db.url, schema: 'authz', entities: [], migrations: [], poolSize: 1 })).initialize();
-    await admin.query(readFileSync(join(__dirname, 'test-schema.sql'), 'utf8'));
+    await admin.query(readFileSync(POLICY_READER_TEST_SCHEMA, 'utf8'));
     await admin.query(`CREATE SCHEMA "authz_audit"`);
 
     const base = serviceDataSourceOptions({ url: db.url, schema: 'authz_audit', entities: [], migrations: [], poolSize: 2 });

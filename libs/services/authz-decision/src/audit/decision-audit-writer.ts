@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
+import { sqlState } from '@lp/platform/persistence';
 import { Clock, systemClock } from '../engine/clock';
 import {
   auditInsertParameter,
@@ -89,12 +90,6 @@ const MAX_BATCH_SIZE = 10_000;
 const MAX_REJECTED_KEPT = 100;
 /** SQLSTATE classes meaning "this row's content", not "the database": data exception, integrity, program limit. */
 const CONTENT_ERROR_CLASSES = ['22', '23', '54'];
-
-function sqlState(error: unknown): string | undefined {
-  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
-  const code = e?.driverError?.code ?? e?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
-}
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

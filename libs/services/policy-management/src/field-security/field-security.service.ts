@@ -5,7 +5,7 @@ import { ChangeKind, EventTypes, FieldPolicyChangedPayload, NotFoundError, Trust
 import { Page, pageOf, pageWindow } from '@lp/platform/http';
 import { PolicyChanges, PolicyChangeTransaction } from '../policy-change';
 import { FieldPolicyEffect, FieldPolicyEntity } from '../policy-store';
-import { RoleEntity } from '../roles/entities/role.entity';
+import { RoleEntity } from '../policy-store/entities/role.entity';
 import { EffectiveFieldPolicyQuery, ListFieldPoliciesQuery } from './dto/list-field-policies.query';
 import { EffectiveFieldPolicyResponse, FieldPolicyResponse } from './dto/field-policy.response';
 import { PutFieldPolicyDto } from './dto/put-field-policy.dto';

@@ -11,6 +11,7 @@ import { RolePermissionEntity } from './entities/role-permission.entity';
 import { SubjectOfficeEntity } from './entities/subject-office.entity';
 import { TemporaryGrantEntity } from './entities/temporary-grant.entity';
 import { UserRoleEntity } from './entities/user-role.entity';
+import { RoleEntity } from './entities/role.entity';
 
 export * from './entities/abac-rule.entity';
 export * from './entities/delegated-grant.entity';
@@ -25,9 +26,11 @@ export * from './entities/role-permission.entity';
 export * from './entities/subject-office.entity';
 export * from './entities/temporary-grant.entity';
 export * from './entities/user-role.entity';
+export * from './entities/role.entity';
 
-/** The policy records of spec §2 besides the role, and the governance records (migrations 0001, 0002). */
+/** The policy records of spec §2 and the governance records (migrations 0000–0002). */
 export const POLICY_STORE_ENTITIES = [
+  RoleEntity,
   PermissionEntity,
   RolePermissionEntity,
   UserRoleEntity,

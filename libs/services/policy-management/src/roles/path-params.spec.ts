@@ -1,5 +1,6 @@
 import { DomainError } from '@lp/contracts';
-import { isProtectedRole, pgErrorCode, requireUserId, requireUuid } from './path-params';
+import { requireUserId, requireUuid } from './path-params';
+import { isProtectedRole } from './protected-role';
 import { ROLE_NAME_PATTERN } from './dto/save-role.dto';
 
 const codeOf = (fn: () => unknown) => {
@@ -32,12 +33,6 @@ describe('path parameters', () => {
     expect(isProtectedRole('default', 'platform-admin')).toBe(true);
     expect(isProtectedRole('acme', 'platform-admin')).toBe(false);
     expect(isProtectedRole('default', 'platform-admin2')).toBe(false);
-  });
-
-  it('reads the PostgreSQL code from the driver error or the error itself', () => {
-    expect(pgErrorCode({ driverError: { code: '23505' } })).toBe('23505');
-    expect(pgErrorCode({ code: '23503' })).toBe('23503');
-    expect(pgErrorCode(new Error('x'))).toBeUndefined();
   });
 
   it('role names: letters or digits first, then letters, digits, spaces, ".", "_", "-"', () => {

@@ -1,4 +1,4 @@
-import { NotFoundError, PLATFORM_ADMIN_ROLE, SEEDED_TENANT, ValidationError } from '@lp/contracts';
+import { NotFoundError, ValidationError } from '@lp/contracts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // C0, DEL and C1 control characters.
@@ -21,17 +21,3 @@ export function requireUserId(value: string): string {
   }
   return value;
 }
-
-/** The seeded role the operator reaches the platform with (ARCHITECTURE.md, Operator interface). */
-export function isProtectedRole(tenantId: string, name: string): boolean {
-  return tenantId === SEEDED_TENANT && name === PLATFORM_ADMIN_ROLE;
-}
-
-/** PostgreSQL error code of a failed query (TypeORM wraps the driver's error). */
-export function pgErrorCode(error: unknown): string | undefined {
-  const e = error as { code?: string; driverError?: { code?: string } };
-  return e?.driverError?.code ?? e?.code;
-}
-
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';

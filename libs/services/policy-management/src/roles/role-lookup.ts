@@ -1,6 +1,6 @@
 import { NotFoundError } from '@lp/contracts';
 import { EntityManager } from 'typeorm';
-import { RoleEntity } from './entities/role.entity';
+import { RoleEntity } from '../policy-store/entities/role.entity';
 import { requireUuid } from './path-params';
 
 /**

@@ -7,7 +7,7 @@ import { PolicyChanges } from '../policy-change';
 import { PermissionEntity } from '../policy-store/entities/permission.entity';
 import { GrantRolePermissionDto } from './dto/grant-role-permission.dto';
 import { RolePermissionResponse } from './dto/role-permission.response';
-import { RoleEntity } from './entities/role.entity';
+import { RoleEntity } from '../policy-store/entities/role.entity';
 import { requireUuid } from './path-params';
 import { lockRole } from './role-lookup';
 import { PermissionUnknownError } from '../catalog/permission-unknown.error';

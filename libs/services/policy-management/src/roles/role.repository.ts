@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PageQuery, pageWindow } from '@lp/platform/http';
-import { RoleEntity } from './entities/role.entity';
+import { RoleEntity } from '../policy-store/entities/role.entity';
 
 @Injectable()
 export class RoleRepository {

@@ -4,8 +4,9 @@ import { Page, pageOf, PageQuery } from '@lp/platform/http';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
 import { SaveRoleDto } from './dto/save-role.dto';
-import { RoleEntity } from './entities/role.entity';
-import { isProtectedRole, pgErrorCode, PG_UNIQUE_VIOLATION } from './path-params';
+import { RoleEntity } from '../policy-store/entities/role.entity';
+import { PgErrorCode, sqlState } from '@lp/platform/persistence';
+import { isProtectedRole } from './protected-role';
 import { RoleRepository } from './role.repository';
 import { lockRole } from './role-lookup';
 import { RoleNameTakenError, RoleProtectedError } from './roles.errors';
@@ -133,7 +134,7 @@ export class RolesService {
     try {
       return await write();
     } catch (error) {
-      if (pgErrorCode(error) === PG_UNIQUE_VIOLATION) throw new RoleNameTakenError(name);
+      if (sqlState(error) === PgErrorCode.UniqueViolation) throw new RoleNameTakenError(name);
       throw error;
     }
   }

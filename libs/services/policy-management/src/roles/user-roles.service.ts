@@ -5,8 +5,9 @@ import { EventTypes, NotFoundError, TrustedCaller, UserRoleChangedPayload } from
 import { Page, pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
-import { RoleEntity } from './entities/role.entity';
-import { pgErrorCode, PG_FOREIGN_KEY_VIOLATION, requireUserId } from './path-params';
+import { RoleEntity } from '../policy-store/entities/role.entity';
+import { PgErrorCode, sqlState } from '@lp/platform/persistence';
+import { requireUserId } from './path-params';
 import { lockRole } from './role-lookup';
 
 /**
@@ -81,7 +82,7 @@ export class UserRolesService {
       });
     } catch (error) {
       // The role was deleted between the lookup and the insert.
-      if (pgErrorCode(error) === PG_FOREIGN_KEY_VIOLATION) throw new NotFoundError('Role');
+      if (sqlState(error) === PgErrorCode.ForeignKeyViolation) throw new NotFoundError('Role');
       throw error;
     }
   }

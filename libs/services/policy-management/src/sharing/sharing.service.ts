@@ -5,7 +5,7 @@ import { EventTypes, NotFoundError, RelationChangedPayload, TrustedCaller } from
 import { Page, pageOf, pageWindow } from '@lp/platform/http';
 import { PolicyChanges, PolicyChangeTransaction } from '../policy-change';
 import { ResourceRelationEntity } from '../policy-store';
-import { RoleEntity } from '../roles/entities/role.entity';
+import { RoleEntity } from '../policy-store/entities/role.entity';
 import { CreateShareDto } from './dto/create-share.dto';
 import { ListSharesQuery } from './dto/list-shares.query';
 import { ShareResponse } from './dto/share.response';

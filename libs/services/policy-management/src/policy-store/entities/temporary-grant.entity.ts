@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { RoleDataScope } from '../../roles/entities/role.entity';
+import { RoleDataScope } from './role.entity';
 
 /**
  * A time-boxed grant of permission codes to a subject, e.g. from a workflow-approved access

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageMeta } from '@lp/platform/http';
-import { ROLE_DATA_SCOPES, RoleDataScope, RoleEntity } from '../entities/role.entity';
+import { ROLE_DATA_SCOPES, RoleDataScope, RoleEntity } from '../../policy-store/entities/role.entity';
 
 export class RoleResponse {
   @ApiProperty({ format: 'uuid' }) id: string;

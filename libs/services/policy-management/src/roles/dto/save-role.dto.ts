@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsOptional, IsString, Length, Matches, MaxLength } from 'class-validator';
-import { ROLE_DATA_SCOPES, RoleDataScope } from '../entities/role.entity';
+import { ROLE_DATA_SCOPES, RoleDataScope } from '../../policy-store/entities/role.entity';
 
 /**
  * Role names: trimmed, 1–100 characters, starting with a letter or digit, then letters, digits,

@@ -6,7 +6,7 @@ import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { deleteTestRunResources, describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
-import { standaloneServices } from '../src/services';
+import { fleetServices } from '@lp/fleet';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
   const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
@@ -30,7 +30,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
       LOG_LEVEL: 'silent',
       AUTHZ_DECISION_TIMEOUT_MS: '2000',
     });
-    for (const service of standaloneServices) apps.push(await createServiceApp(service, runtime));
+    for (const service of fleetServices) apps.push(await createServiceApp(service, runtime));
   }, 60_000);
 
   afterAll(async () => {

@@ -3,11 +3,11 @@ import { Module } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 import { ProblemCodes } from '@lp/contracts';
-import { SkipAuthorization } from '@lp/authz-guard';
+import { SkipAuthorization, authzGuard } from '@lp/authz-guard';
 import { createRpcClient, RpcClient, RpcController, RpcRemoteError } from '@lp/platform/messaging';
 import { rpcHandlerDuration } from '@lp/platform/observability';
 import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '../src';
+import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '../../platform/runtime/src';
 import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
 
 class NamedProbe {
@@ -41,6 +41,7 @@ class ProbeModule {}
 
 const probeService = defineService({
   name: 'rpc-probe',
+  authorization: authzGuard,
   routePrefixes: ['/api/rpc-probe'],
   database: { schema: 'rpc_probe', entities: [], migrations: [] },
   modules: [ProbeModule],

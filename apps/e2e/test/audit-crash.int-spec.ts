@@ -18,7 +18,7 @@ interface Child {
 /** The decision service in its own process (support/decision-process.ts), on the given database and spool. */
 function startChild(env: NodeJS.ProcessEnv): Promise<Child> {
   // Node itself (not tools/run.mjs, which would put a parent in front): SIGKILL must hit the server.
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/standalone/test/support/decision-process.ts')], {
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/e2e/test/support/decision-process.ts')], {
     cwd: root,
     env: { ...process.env, ...env, SWC_NODE_PROJECT: join(root, 'tsconfig.base.json') },
     stdio: ['ignore', 'pipe', 'pipe'],
