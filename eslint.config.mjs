@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import { existsSync } from 'node:fs';
 
 /**
  * Module boundaries are the reason this file exists: a service may use shared and
@@ -10,6 +11,24 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   { ignores: ['**/node_modules', '**/dist', '.data', '.nx', 'tmp', 'coverage'] },
+  {
+    // Typed linting: every .ts file under apps, libs, tools and bench is in the root tsconfig.json,
+    // which the project service finds on its own. The .js/.mjs tool files are in no tsconfig, so the
+    // type-aware rules stay scoped to .ts files. A .ts path that is not on disk (source piped through
+    // `--stdin` under a path of its own, as the module-boundary spec does) cannot be in a TypeScript
+    // project either: it is linted without types rather than failing to parse.
+    files: ['**/*.ts'],
+    ignores: [(file) => !existsSync(file)],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
   {
     files: ['**/*.ts'],
     rules: {
