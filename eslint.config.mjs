@@ -7,6 +7,38 @@ import { existsSync } from 'node:fs';
  */
 const serviceScopes = ['authz-decision', 'policy-management'];
 
+/** Specs, the test/ folders beside src/, the e2e project and the benchmarks: code that never ships. */
+const TEST_CODE = ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', 'apps/e2e/**/*.ts', 'bench/**/*.ts'];
+
+const BOUNDARY_OPTIONS = { allow: [], banTransitiveDependencies: false, enforceBuildableLibDependency: false };
+
+/**
+ * Who may depend on whom, by layer (type) and by owner (scope). Layers from the bottom: contracts;
+ * platform libs; the guard library (uses platform); services (use the guard); the fleet list;
+ * apps. `type:testing` (platform/testing, and by the rule above every `@lp/.../testing` entry point)
+ * is reachable only from test code.
+ */
+function dependencyRules({ testing }) {
+  const withTesting = (tags) => (testing ? [...tags, 'type:testing'] : tags);
+  const scopes = (own) => [own, 'scope:shared', 'scope:platform'];
+  return [
+    { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: withTesting([]) },
+    { sourceTag: 'type:platform', onlyDependOnLibsWithTags: withTesting(['type:platform', 'type:contracts']) },
+    { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:contracts'] },
+    { sourceTag: 'type:guard', onlyDependOnLibsWithTags: withTesting(['type:platform', 'type:contracts']) },
+    { sourceTag: 'type:service', onlyDependOnLibsWithTags: withTesting(['type:guard', 'type:platform', 'type:contracts']) },
+    { sourceTag: 'type:fleet', onlyDependOnLibsWithTags: ['type:service', 'type:guard', 'type:platform', 'type:contracts'] },
+    { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts'] },
+    { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts', 'type:testing'] },
+    { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts', 'type:testing'] },
+    { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'] },
+    { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared'] },
+    ...serviceScopes.map((scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: scopes(`scope:${scope}`) })),
+    { sourceTag: 'scope:fleet', onlyDependOnLibsWithTags: [...serviceScopes.map((s) => `scope:${s}`), 'scope:shared', 'scope:platform'] },
+    { sourceTag: 'scope:standalone', onlyDependOnLibsWithTags: ['scope:fleet', 'scope:shared', 'scope:platform'] },
+  ];
+}
+
 export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
@@ -34,33 +66,37 @@ export default [
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
-        {
-          allow: [],
-          banTransitiveDependencies: false,
-          enforceBuildableLibDependency: false,
-          depConstraints: [
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts'] },
-            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'] },
-            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared'] },
-            ...serviceScopes.map((scope) => ({
-              sourceTag: `scope:${scope}`,
-              onlyDependOnLibsWithTags: [`scope:${scope}`, 'scope:shared', 'scope:platform'],
-            })),
-            {
-              sourceTag: 'scope:standalone',
-              onlyDependOnLibsWithTags: [...serviceScopes.map((s) => `scope:${s}`), 'scope:shared', 'scope:platform'],
-            },
-          ],
-        },
+        { ...BOUNDARY_OPTIONS, depConstraints: dependencyRules({ testing: false }) },
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
   {
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
+    // Shipping code never reaches test code: not a testing entry point (`@lp/.../testing`), not a
+    // lib's test/ folder by a relative path. Specs, test/ folders, the e2e project and the benchmarks
+    // are exempt below.
+    files: ['**/*.ts'],
+    ignores: TEST_CODE,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^@lp/.+/testing$', message: 'A testing entry point is for specs only: src/ holds what ships.' },
+            { regex: '(^|/)test(/|$)', message: "A lib's test/ folder is for specs only: src/ holds what ships." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: TEST_CODE,
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { ...BOUNDARY_OPTIONS, depConstraints: dependencyRules({ testing: true }) }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', 'apps/e2e/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
 ];

@@ -36,7 +36,6 @@ import { DataSource } from 'typeorm';
 import { AuthzRpc, DecisionReply } from '@lp/contracts';
 import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { createRpcClient, MessagingProfile, RpcClient } from '@lp/platform/messaging';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
@@ -45,7 +44,7 @@ import type { EchoResult } from './rpc-echo.bench';
 import { cpuProfile, formatProfile } from './cpu-profile';
 import { EchoServer, startEchoServer } from './echo-server';
 import { cpuCell, INTERLEAVE_ROUNDS, interleaved, processCell, Timed } from './interleaved';
-import { deleteRedisKeys } from '@lp/platform/testing';
+import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { BENCH_DECISION_MESSAGE as message, deleteTopology, ECHO_PAYLOAD, seedBenchPolicy } from './decision-bench-stack';
 import { DecisionAuditWriter, DecisionCache, DecisionEngine, DecisionService } from '@lp/service/authz-decision';
 

@@ -9,9 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { signAccessToken } from '@lp/platform/auth';
-import { createTestDatabase } from '@lp/platform/persistence';
 import { createHttpServer, createServiceApp, PlatformHttpServer, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteRedisKeys, TcpOutageProxy } from '@lp/platform/testing';
+import { createTestDatabase, deleteRedisKeys, TcpOutageProxy } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 import { formatTable, LatencySummary, summarize } from './latency-stats';

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 /**
  * The boundaries of CONVENTIONS.md are enforced by lint, and lint is part of `npm test`; this spec
@@ -29,7 +30,7 @@ describe('module boundaries (lint)', () => {
     );
     if (!run.stdout) throw new Error(`eslint produced no report: ${run.stderr}`);
     const [result] = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
-    return result.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
+    return result.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
   }
 
   it('fails a service lib importing another service lib', async () => {
@@ -56,11 +57,64 @@ describe('module boundaries (lint)', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('lets the standalone app compose every service', async () => {
-    const errors = await boundaryErrors(
-      'apps/standalone/src/fine.ts',
+  it('lets the standalone app compose the fleet, and the fleet list name every service', async () => {
+    const app = await boundaryErrors('apps/standalone/src/fine.ts', "import { fleetServices } from '@lp/fleet';\nexport const x = fleetServices;\n");
+    expect(app).toEqual([]);
+    const fleet = await boundaryErrors(
+      'libs/fleet/src/fine.ts',
       "import { authzDecisionService } from '@lp/service/authz-decision';\nimport { policyManagementService } from '@lp/service/policy-management';\nexport const x = [authzDecisionService, policyManagementService];\n",
+    );
+    expect(fleet).toEqual([]);
+  }, 120_000);
+
+  it('fails shipping code importing a testing entry point or a test/ folder', async () => {
+    const viaAlias = await boundaryErrors(
+      'libs/services/authz-decision/src/engine/bad.ts',
+      "import { InMemoryPolicyFacts } from '@lp/service/authz-decision/testing';\nexport const x = InMemoryPolicyFacts;\n",
+    );
+    expect(viaAlias.join('\n')).toMatch(/testing entry point is for specs only/);
+    const viaPath = await boundaryErrors(
+      'libs/services/authz-decision/src/engine/bad.ts',
+      "import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';\nexport const x = InMemoryPolicyFacts;\n",
+    );
+    expect(viaPath.join('\n')).toMatch(/test\/ folder is for specs only/);
+    const platformTesting = await boundaryErrors(
+      'libs/platform/runtime/src/bad.ts',
+      "import { testRunId } from '@lp/platform/testing';\nexport const x = testRunId;\n",
+    );
+    expect(platformTesting.join('\n')).toMatch(/can only depend on libs tagged/);
+  }, 120_000);
+
+  it('lets specs use the testing entry points', async () => {
+    const errors = await boundaryErrors(
+      'libs/services/authz-decision/src/engine/fine.spec.ts',
+      "import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';\nimport { testRunId } from '@lp/platform/testing';\nexport const x = [InMemoryPolicyFacts, testRunId];\n",
     );
     expect(errors).toEqual([]);
   }, 120_000);
+
+  it('fails a platform lib importing the guard library, which sits above it', async () => {
+    const errors = await boundaryErrors(
+      'libs/platform/runtime/src/bad.ts',
+      "import { AuthorizeGuard } from '@lp/authz-guard';\nexport const x = AuthorizeGuard;\n",
+    );
+    // Refused as a layer violation or as the cycle it would make (the guard uses the runtime's port).
+    expect(errors.join('\n')).toMatch(/can only depend on libs tagged|Circular dependency/);
+  }, 120_000);
+
+  it('keeps integration specs, fixtures and fakes out of every src/ folder', () => {
+    const misplaced: string[] = [];
+    const walk = (dir: string, inSrc: boolean): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path, inSrc || entry.name === 'src');
+        else if (inSrc && /\.int-spec\.ts$|\.e2e\.spec\.ts$|fixtures?\.ts$|\.contract\.ts$|^in-memory-.*-facts\.ts$|\.sql$/.test(entry.name)) {
+          misplaced.push(relative(root, path));
+        }
+      }
+    };
+    for (const top of ['apps', 'libs']) walk(join(root, top), false);
+    expect(misplaced).toEqual([]);
+  });
 });

@@ -4,9 +4,8 @@ import { DataSource } from 'typeorm';
 import { AuthorizationAction, EventTypes, AuthzRpc, TrustedCaller } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, initializeServiceDataSource, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { POLICY_READER_TEST_SCHEMA } from '@lp/service/authz-decision/testing';
 import { policyManagementService } from '@lp/service/policy-management';
 

@@ -3,9 +3,8 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteTestRunResources, describeWithServers, scanRedisKeys, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, deleteTestRunResources, describeWithServers, scanRedisKeys, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {

@@ -10,8 +10,7 @@ import { AuthModule, Caller, signAccessToken } from '@lp/platform/auth';
 import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
 import { MessagingModule, MessagingProfile, RpcClient, RpcController, RpcHandler, rpcMicroserviceOptions } from '@lp/platform/messaging';
 import { CorrelationMiddleware } from '@lp/platform/observability';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import {
   applyDataScope,
   Authorize,

@@ -1,6 +1,5 @@
 import { DataScope } from '@lp/contracts';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { DataSource } from 'typeorm';
 import { applyDataScope } from '../src/lib/data-scope.query';
 

@@ -3,12 +3,11 @@ import { Module } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 import { ProblemCodes } from '@lp/contracts';
-import { SkipAuthorization, authzGuard } from '@lp/authz-guard';
+import { authzGuard, SkipAuthorization } from '../src';
 import { createRpcClient, RpcClient, RpcController, RpcRemoteError } from '@lp/platform/messaging';
 import { rpcHandlerDuration } from '@lp/platform/observability';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '../../platform/runtime/src';
-import { deleteTestRunResources, describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 
 class NamedProbe {
   @IsString()

@@ -4,9 +4,8 @@ import { DataSource } from 'typeorm';
 import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
-import { deleteTestRunResources, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
 

@@ -2,8 +2,7 @@ import { Controller, Get, INestApplication, Module, Post } from '@nestjs/common'
 import { APP_FILTER, NestFactory } from '@nestjs/core';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createTestDatabase, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
+import { createTestDatabase, describeWithServers, TcpOutageProxy, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { isDatabaseUnavailable, ProblemDetailsFilter } from '../src';
 
 // A PostgreSQL connection that drops mid-request must read as a retryable outage (503

@@ -1,6 +1,6 @@
 import { EventEnvelope } from '@lp/contracts';
-import { createTestDatabase, initializeServiceDataSource, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { EventBus } from '../src/lib/events/event-bus';

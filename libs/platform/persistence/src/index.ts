@@ -1,5 +1,4 @@
 export * from './lib/service-data-source';
 export * from './lib/embedded-postgres';
 export * from './lib/postgres-errors';
-export * from './lib/test-database';
 export * from './lib/retention';

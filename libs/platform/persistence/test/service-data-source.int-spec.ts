@@ -2,8 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, DataSource, Entity, MigrationInterface, PrimaryColumn, QueryRunner } from 'typeorm';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
-import { createTestDatabase, EmbeddedPostgres, inTransaction, initializeServiceDataSource, serviceDataSourceOptions, TestDatabase } from '../src';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
+import { EmbeddedPostgres, inTransaction, initializeServiceDataSource, serviceDataSourceOptions } from '../src';
 
 @Entity({ name: 'note' })
 class NoteEntity {

@@ -3,3 +3,4 @@ export * from './lib/tcp-outage-proxy';
 export * from './lib/redis-keys';
 export * from './lib/broker-objects';
 export * from './lib/test-run-resources';
+export * from './lib/test-database';

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { POLICY_READER_TEST_SCHEMA } from './policy-reader-test-schema';
 import { DataSource, Logger as TypeOrmLogger } from 'typeorm';
 import { AuthorizationAction, parsePermissionCode, TrustedCaller, validateDecisionRequest } from '@lp/contracts';
-import { createTestDatabase, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { serviceDataSourceOptions } from '@lp/platform/persistence';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { AbacField, AbacOperator, AbacVerdict, DecisionEngine, SubjectPermissions } from '../src/engine';
 import { SqlPolicyFactsReader } from '../src/policy-facts/sql-policy-facts-reader';
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
-import { createTestDatabase, initializeServiceDataSource, serviceDataSourceOptions, TestDatabase } from '@lp/platform/persistence';
-import { describeWithServers, testRunId, testServerUrls } from '@lp/platform/testing';
+import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
+import { createTestDatabase, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { policyManagementService } from '../src/policy-management.service-definition';
 import { RoleEntity } from '../src/policy-store/entities/role.entity';
 import { AbacRuleEntity, FeatureOverrideEntity, TemporaryGrantEntity, UserRoleEntity } from '../src/policy-store';

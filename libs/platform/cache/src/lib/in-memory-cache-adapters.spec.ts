@@ -1,5 +1,5 @@
 import { createCacheAdapters } from './cache-adapters';
-import { cacheAdaptersContract } from './cache-adapters.contract';
+import { cacheAdaptersContract } from '../../test/cache-adapters.contract';
 import { InMemoryKeyValueCache } from './in-memory-key-value-cache';
 import { InMemoryRevisionCounters } from './in-memory-revision-counters';
 

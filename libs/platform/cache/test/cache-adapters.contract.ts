@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CacheAdapters } from './cache-adapters';
+import type { CacheAdapters } from '../src/lib/cache-adapters';
 
 /**
  * The behaviour every KeyValueCache + RevisionCounters pair must show, run over each adapter

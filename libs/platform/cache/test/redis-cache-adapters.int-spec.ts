@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { describeWithServers, scanRedisKeys, TcpOutageProxy, testRunId, testServerUrls } from '@lp/platform/testing';
 import Redis from 'ioredis';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createCacheAdapters, type CacheAdapters } from './cache-adapters';
-import { CacheUnavailableError } from './cache-unavailable.error';
+import { createCacheAdapters, type CacheAdapters } from '../src/lib/cache-adapters';
+import { CacheUnavailableError } from '../src/lib/cache-unavailable.error';
 import { cacheAdaptersContract } from './cache-adapters.contract';
 
 describeWithServers(['redis'], 'Redis cache adapters', () => {
