@@ -33,7 +33,7 @@ async function start(): Promise<() => Promise<void>> {
   apps.push(await createServiceApp(policyManagementService, runtime));
   apps.push(await createServiceApp(authzDecisionService, runtime));
   apps.push(await createServiceApp(platformEchoService, runtime));
-  await seedBenchPolicy(apps[0].app.get(DataSource));
+  await seedBenchPolicy(apps[0]!.app.get(DataSource));
   return async () => {
     for (const { app } of apps.reverse()) await app.close();
     await runtime.close();

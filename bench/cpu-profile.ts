@@ -39,7 +39,7 @@ function post<T>(session: Session, method: string, params?: object): Promise<T> 
 export function groupOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native / builtins)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
-  if (pkg) return pkg[1];
+  if (pkg) return pkg[1]!;
   const lib = /\/libs\/((?:services|platform)\/[^/]+|[^/]+)\//.exec(url);
   if (lib) return `libs/${lib[1]}`;
   if (url.startsWith('node:')) return 'node internals';
@@ -133,6 +133,7 @@ function summarizeProfile(profile: Profile, calls: number, wallMs: number): CpuP
 /** Side-by-side table of CPU ms per call by group, heaviest (in the first profile) first. */
 export function formatProfile(profiles: Array<{ label: string; profile: CpuProfileSummary }>, top = 14): string {
   const [first] = profiles;
+  if (!first) throw new Error('formatProfile needs at least one profile');
   const groups = [...new Set(profiles.flatMap((p) => [...p.profile.byGroup.keys()]))].sort(
     (a, b) => (first.profile.byGroup.get(b) ?? 0) - (first.profile.byGroup.get(a) ?? 0),
   );

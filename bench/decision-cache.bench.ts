@@ -293,7 +293,7 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const list = requests(entries, `mem-${randomBytes(3).toString('hex')}`);
     const plain = new DecisionEngine({ facts });
     const results = await decided(plain, list);
-    const revisions = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions).currentRevisions(list[0].caller);
+    const revisions = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions).currentRevisions(list[0]!.caller);
     const sample = JSON.stringify({ ...results[1], expiresAt: Date.now() });
     const permits = results.filter((r) => r.permitted).length;
 
@@ -301,8 +301,8 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const lru = new InMemoryKeyValueCache({ maxEntries: entries });
     const filled = new DecisionCache(lru, memoryRevisions);
     for (let i = 0; i < entries; i++) {
-      const { validUntil, ...result } = results[i];
-      if (!(await filled.store(list[i], revisions, { ...result, revisions }, validUntil))) throw new Error(`entry ${i} not stored`);
+      const { validUntil, ...result } = results[i]!;
+      if (!(await filled.store(list[i]!, revisions, { ...result, revisions }, validUntil))) throw new Error(`entry ${i} not stored`);
     }
     const after = heapNow(gc.gc);
     let hits = 0;
@@ -313,13 +313,13 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
 
     // ---- memory: Redis ----
     const redisFilled = new DecisionCache(redisCache, redisRevisions);
-    const redisRevs = await redisFilled.currentRevisions(list[0].caller);
+    const redisRevs = await redisFilled.currentRevisions(list[0]!.caller);
     const before2 = await redisUsedMemory(admin);
     for (let start = 0; start < entries; start += 1_000) {
       // 1,000 SETs in flight at a time (one connection: pipelined on the socket).
       const stored = await Promise.all(
         list.slice(start, start + 1_000).map((request, j) => {
-          const { validUntil, ...result } = results[start + j];
+          const { validUntil, ...result } = results[start + j]!;
           return redisFilled.store(request, redisRevs, { ...result, revisions: redisRevs }, validUntil);
         }),
       );

@@ -180,7 +180,7 @@ export function casbinCanonicalPolicy(workload: PolicyWorkload): string {
   const roleRows = workload.roles.flatMap((role) =>
     role.permissions.map((code) => {
       const [module, resource, action] = code.split('.');
-      return `p, ${RBAC_PRIORITY}, ${role.name}, ${role.tenantId}, ${module}.${resource}, ${ACTION_BY_LOWER.get(action)!}, true, allow`;
+      return `p, ${RBAC_PRIORITY}, ${role.name}, ${role.tenantId}, ${module}.${resource}, ${ACTION_BY_LOWER.get(action!)!}, true, allow`;
     }),
   );
   return [...casbinAbacRows(workload, true), ...roleRows, ...bindingRows(workload)].join('\n');
@@ -286,13 +286,13 @@ function heapProbe(): HeapProbe {
 /** Decides requests [from, to) one after the other; returns the elapsed milliseconds. */
 async function timeCore(engine: DecisionEngine, requests: readonly ValidDecisionRequest[], answers: Uint8Array, from: number, to: number): Promise<number> {
   const started = performance.now();
-  for (let i = from; i < to; i++) answers[i] = (await engine.decide(requests[i])).permitted ? 1 : 0;
+  for (let i = from; i < to; i++) answers[i] = (await engine.decide(requests[i]!)).permitted ? 1 : 0;
   return performance.now() - started;
 }
 
 async function timeCasbin(enforcer: Enforcer, requests: readonly CasbinRequest[], answers: Uint8Array, from: number, to: number): Promise<number> {
   const started = performance.now();
-  for (let i = from; i < to; i++) answers[i] = (await enforcer.enforce(...requests[i])) ? 1 : 0;
+  for (let i = from; i < to; i++) answers[i] = (await enforcer.enforce(...requests[i]!)) ? 1 : 0;
   return performance.now() - started;
 }
 
@@ -436,9 +436,9 @@ export async function benchDecisionCoreVsCasbin(options: DecisionCoreVsCasbinOpt
         requests: r.requests,
         'decisions/s': Math.round(r.decisionsPerSecond),
         'µs/decision': (1e6 / r.decisionsPerSecond).toFixed(1),
-        permitted: permittedOf[i],
+        permitted: permittedOf[i]!,
         'mismatches vs core': i === 0 ? '-' : r.mismatches,
-        'heap after load': mb(memory[i]),
+        'heap after load': mb(memory[i]!),
       })),
     )}`,
   );
@@ -451,7 +451,7 @@ export async function benchDecisionCoreVsCasbin(options: DecisionCoreVsCasbinOpt
     out(`canonical casbin model: the first ${canonicalCount} requests only (each one scans up to ${rows(canonicalPolicy, 'p,')} policy rows); answers checked on all of them.`);
   }
 
-  const ratios = { tuned: runs[0].decisionsPerSecond / runs[1].decisionsPerSecond, canonical: runs[0].decisionsPerSecond / runs[2].decisionsPerSecond };
+  const ratios = { tuned: runs[0]!.decisionsPerSecond / runs[1]!.decisionsPerSecond, canonical: runs[0]!.decisionsPerSecond / runs[2]!.decisionsPerSecond };
   const verdict = (ratio: number) => (ratio >= 5 ? 'PASS' : 'FAIL');
   out(`\ncore / casbin throughput: ${ratios.tuned.toFixed(1)}x vs the tuned model → ${verdict(ratios.tuned)} (issue requires >= 5x; the tuned model is the stricter reference)`);
   out(`core / casbin throughput: ${ratios.canonical.toFixed(1)}x vs the canonical model → ${verdict(ratios.canonical)}`);
@@ -464,8 +464,8 @@ export async function benchDecisionCoreVsCasbin(options: DecisionCoreVsCasbinOpt
       ['canonical', canonical.value, canonicalMismatches],
     ] as const) {
       for (const i of at.slice(0, 5)) {
-        const explanation = await engine.explain(coreRequests[i]);
-        const [casbinPermits, casbinRow] = await enforcer.enforceEx(...casbinRequests[i]);
+        const explanation = await engine.explain(coreRequests[i]!);
+        const [casbinPermits, casbinRow] = await enforcer.enforceEx(...casbinRequests[i]!);
         out(`\nmismatch #${i} (${label}): ${JSON.stringify(workload.requests[i])}`);
         out(`  core: permitted=${explanation.decision.permitted} ${explanation.evaluators.map((e) => `${e.evaluator}=${e.verdict} (${e.reason})`).join('; ')}`);
         out(`  casbin: permitted=${casbinPermits} by row ${JSON.stringify(casbinRow)}`);

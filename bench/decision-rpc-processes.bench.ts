@@ -210,7 +210,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     const sql = new Client({ connectionString: db.url });
     await sql.connect();
     try {
-      const [{ n }] = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`)).rows as Array<{ n: number }>;
+      const [{ n }] = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`)).rows as [{ n: number }];
       out(`answers: ${asked} decisions, all the cached Permit after the first; audit: ${n} rows after the server stopped → ${n === asked ? 'OK' : 'MISMATCH'}`);
     } finally {
       await sql.end();

@@ -5,9 +5,9 @@ import { cpuByProcessGroup, cpuOfPid, cpuPerCall, ProcessGroup } from './process
 /** Busy time of the whole machine (every CPU, every process: broker, databases, this one) in ms, from /proc/stat; undefined off Linux. */
 export function machineBusyMs(): number | undefined {
   try {
-    const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
+    const [cpu = ''] = readFileSync('/proc/stat', 'utf8').split('\n');
     const ticks = cpu.trim().split(/\s+/).slice(1).map(Number);
-    const idle = ticks[3] + (ticks[4] ?? 0); // idle + iowait
+    const idle = ticks[3]! + (ticks[4] ?? 0); // idle + iowait
     const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0); // without guest time, already in user
     return ((total - idle) * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
@@ -47,12 +47,12 @@ interface Accumulator {
  * a ratio can be taken slice by slice (`sliceRatios`). `pids` names other processes whose
  * CPU per call is reported too (servers running in processes of their own).
  */
-export async function interleaved(
-  calls: Array<() => Promise<unknown>>,
+export async function interleaved<const Calls extends ReadonlyArray<() => Promise<unknown>>>(
+  calls: Calls,
   total: number,
   concurrency: number,
   options: { warmup: number; pids?: Record<string, number>; rounds?: number },
-): Promise<Timed[]> {
+): Promise<{ -readonly [K in keyof Calls]: Timed }> {
   const rounds = options.rounds ?? INTERLEAVE_ROUNDS;
   for (const call of calls) for (let i = 0; i < options.warmup; i++) await call();
   const pids = Object.entries(options.pids ?? {});
@@ -61,7 +61,8 @@ export async function interleaved(
     const order = round % 2 === 0 ? calls.map((_, i) => i) : calls.map((_, i) => calls.length - 1 - i);
     const slice = Math.floor(total / rounds);
     for (const i of order) {
-      const acc = pooled[i];
+      const acc = pooled[i]!;
+      const call = calls[i]!;
       const cpuBefore = process.cpuUsage();
       const machineBefore = machineBusyMs();
       const processesBefore = cpuByProcessGroup();
@@ -74,7 +75,7 @@ export async function interleaved(
           while (issued < slice) {
             issued += 1;
             const t0 = performance.now();
-            await calls[i]();
+            await call();
             acc.samples.push(performance.now() - t0);
           }
         }),
@@ -94,7 +95,7 @@ export async function interleaved(
       pids.forEach(([name, pid], k) => acc.byPid.set(name, (acc.byPid.get(name) ?? 0) + Math.max(0, (cpuOfPid(pid) ?? 0) - (pidsBefore[k] ?? 0))));
     }
   }
-  return pooled.map((acc) => ({
+  const timed: Timed[] = pooled.map((acc) => ({
     ...summarize(acc.samples, acc.wallMs),
     cpuMsPerCall: acc.cpuMs / acc.samples.length,
     sliceP50s: acc.sliceP50s,
@@ -102,6 +103,7 @@ export async function interleaved(
     ...(acc.byProcess ? { byProcess: new Map([...acc.byProcess].map(([g, ms]) => [g, ms / acc.samples.length])) } : {}),
     ...(pids.length > 0 ? { byPid: new Map([...acc.byPid].map(([name, ms]) => [name, ms / acc.samples.length])) } : {}),
   }));
+  return timed as { -readonly [K in keyof Calls]: Timed }; // one Timed per call, in the calls' order
 }
 
 export const cpuCell = (t: Timed) => `${t.cpuMsPerCall.toFixed(3)} / ${t.machineMsPerCall?.toFixed(3) ?? '-'}`;
@@ -111,9 +113,9 @@ export const processCell = (byProcess: Map<ProcessGroup, number>) =>
 
 /** The ratio of two calls' p50 in each round (they ran back to back), with its median and range. */
 export function sliceRatios(numerator: Timed, denominator: Timed): { ratios: number[]; median: number; min: number; max: number } {
-  const ratios = numerator.sliceP50s.map((p50, i) => p50 / denominator.sliceP50s[i]);
+  const ratios = numerator.sliceP50s.map((p50, i) => p50 / denominator.sliceP50s[i]!);
   const sorted = [...ratios].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-  return { ratios, median, min: sorted[0], max: sorted[sorted.length - 1] };
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { ratios, median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
 }

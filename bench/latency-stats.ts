@@ -9,7 +9,7 @@ export interface LatencySummary {
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
+  return sorted[index]!;
 }
 
 export function summarize(samplesMs: number[], wallMs: number): LatencySummary {
@@ -41,7 +41,7 @@ export async function measure(call: () => Promise<unknown>, options: { total: nu
 export function formatTable(rows: Array<Record<string, string | number>>): string {
   const columns = Object.keys(rows[0] ?? {});
   const cell = (v: string | number) => (typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toFixed(3)) : v);
-  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i])).join('  ');
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => cell(r[c]))))].join('\n');
+  const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]!).length)));
+  const line = (values: string[]) => values.map((v, i) => v.padEnd(widths[i]!)).join('  ');
+  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((r) => line(columns.map((c) => cell(r[c]!))))].join('\n');
 }

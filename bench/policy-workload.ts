@@ -99,14 +99,14 @@ class Draw {
     return this.next() < p;
   }
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    return items[Math.floor(this.next() * items.length)]!;
   }
   /** `count` distinct items (count ≤ items.length). */
   distinct<T>(items: readonly T[], count: number): T[] {
     const pool = [...items];
     for (let i = 0; i < count; i++) {
       const j = i + Math.floor(this.next() * (pool.length - i));
-      [pool[i], pool[j]] = [pool[j], pool[i]];
+      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
     }
     return pool.slice(0, count);
   }
@@ -162,7 +162,7 @@ export function generatePolicyWorkload(sizes: WorkloadSizes = FULL_WORKLOAD, see
   // Roles round-robin over the tenants; role-permission rows drawn until the total is reached,
   // never the same code twice in one role.
   const roles: WorkloadRole[] = Array.from({ length: sizes.roles }, (_, i) => ({
-    tenantId: tenants[i % tenants.length],
+    tenantId: tenants[i % tenants.length]!,
     name: `role-${pad(Math.floor(i / tenants.length) + 1, 3)}`,
     dataScope: draw.pick<DataScopeSetting>(['tenant', 'office', 'own']),
     permissions: [],
@@ -173,9 +173,9 @@ export function generatePolicyWorkload(sizes: WorkloadSizes = FULL_WORKLOAD, see
   for (let row = 0; row < sizes.rolePermissionRows; ) {
     const r = draw.int(0, roles.length - 1);
     const code = permissionCode(draw.pick(WORKLOAD_MODULES), draw.pick(WORKLOAD_RESOURCE_TYPES), draw.pick(AUTHORIZATION_ACTIONS));
-    if (held[r].has(code)) continue;
-    held[r].add(code);
-    roles[r].permissions.push(code);
+    if (held[r]!.has(code)) continue;
+    held[r]!.add(code);
+    roles[r]!.permissions.push(code);
     row++;
   }
 
@@ -202,7 +202,7 @@ export function generatePolicyWorkload(sizes: WorkloadSizes = FULL_WORKLOAD, see
     const role = roleByKey.get(`${user.tenantId}/${draw.pick(user.roles)}`);
     if (role && role.permissions.length > 0 && draw.chance(0.6)) {
       const [m, r, a] = draw.pick(role.permissions).split('.');
-      [module, resourceType, action] = [m, r, actionByLower.get(a)!];
+      [module, resourceType, action] = [m!, r!, actionByLower.get(a!)!];
     } else {
       [module, resourceType, action] = [draw.pick(WORKLOAD_MODULES), draw.pick(WORKLOAD_RESOURCE_TYPES), draw.pick(AUTHORIZATION_ACTIONS)];
     }

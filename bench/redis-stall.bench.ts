@@ -47,7 +47,7 @@ async function startStack(id: string, env: Record<string, string>) {
   const secret = randomBytes(32).toString('base64url');
   const runtime = await startPlatformRuntime(`bench-${id}`, { ...env, JWT_SECRET: secret, LOG_LEVEL: 'silent', AMQP_URL: '' });
   const apps: ServiceApp[] = [await createServiceApp(policyManagementService, runtime), await createServiceApp(authzDecisionService, runtime)];
-  const server: PlatformHttpServer = createHttpServer(apps[0].http);
+  const server: PlatformHttpServer = createHttpServer(apps[0]!.http);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const token = signAccessToken({ sub: 'admin', tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/authorization/roles`;
@@ -109,6 +109,7 @@ export async function benchRedisStall(options: { postgresUrl?: string; redisUrl?
     ),
   );
   const [stalled, baseline] = scenarios;
+  if (!stalled || !baseline) throw new Error(`expected two scenarios, ran ${scenarios.length}`);
   const ratio = stalled.summary.p99 / baseline.summary.p99;
   const allOk = Object.keys(stalled.statuses).every((status) => status === '200');
   out(`p99 stalled / p99 without Redis: ${ratio.toFixed(2)}x (${ratio <= RATIO_BOUND ? 'within' : 'over'} ${RATIO_BOUND}x); answers during the stall ${allOk ? 'all 200' : 'NOT all 200'}`);

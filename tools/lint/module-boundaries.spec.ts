@@ -30,7 +30,7 @@ describe('module boundaries (lint)', () => {
     );
     if (!run.stdout) throw new Error(`eslint produced no report: ${run.stderr}`);
     const [result] = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
-    return result.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
+    return result!.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
   }
 
   it('fails a service lib importing another service lib', async () => {

@@ -159,7 +159,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
   });
 
   it('answers the token\'s own caller over HTTP: 200 for any outcome, 400 for a malformed question', async () => {
-    const http = decisionInstances[0].http;
+    const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const ask = (path: string, body: unknown) =>
       request(http).post(`/api/authorization/decisions${path}`).set('Authorization', `Bearer ${token}`).send(body as object);
@@ -189,7 +189,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
   });
 
   it('is not limited as a write: more decision queries than USER_POLICY_LIMIT all answer 200', async () => {
-    const http = decisionInstances[0].http;
+    const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
     const statuses: number[] = [];
@@ -201,7 +201,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
   });
 
   it('records the correlation id of the request in the audit row, over HTTP (single and batch) and RPC', async () => {
-    const http = decisionInstances[0].http;
+    const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
     const single = await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).set('X-Correlation-Id', 'corr-audit-http').send(item).expect(200);
@@ -232,7 +232,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
       ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { 'resource.resourceId': expect.any(Array) } } });
     }
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
-    const res = await request(decisionInstances[0].http)
+    const res = await request(decisionInstances[0]!.http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${token}`)
       .send({ resource: { module: 'cases', resourceType: 'case', resourceId: 'a\u0000b' }, action: 'View' })

@@ -20,7 +20,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
 
   beforeAll(async () => {
     await platform.start();
-    audit = platform.decisionInstances[0].app.get(DataSource);
+    audit = platform.decisionInstances[0]!.app.get(DataSource);
   }, 90_000);
   afterAll(() => platform.stop());
 
@@ -62,7 +62,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
       await ds.query(`INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) SELECT 'retention-test', 'old-' || g, $1 FROM generate_series(1, 12) g`, [ago(8)]);
       await ds.query(`INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) VALUES ('retention-test', 'new', $1)`, [ago(6)]);
     }
-    for (const app of [platform.policy.app, platform.decisionInstances[0].app]) {
+    for (const app of [platform.policy.app, platform.decisionInstances[0]!.app]) {
       expect(app.get(RetentionRegistry).list().map((t) => t.name)).toEqual(expect.arrayContaining([expect.stringMatching(/\.processed-events$/)]));
       await app.get(RetentionScheduler).runAll(now);
     }
@@ -94,7 +94,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     const inDefault = await Promise.all(Array.from({ length: 15 }, () => insertAudit(new Date(oldMonth.getTime() - 40 * DAY))));
     const recent = await insertAudit(ago(10));
 
-    const run = await platform.decisionInstances[0].app.get(DecisionAuditRetention).purge(now);
+    const run = await platform.decisionInstances[0]!.app.get(DecisionAuditRetention).purge(now);
     expect(run.detail).toContain(`dropped partitions ${partitionName(oldMonth)}`);
     expect(run).toMatchObject({ rows: 15, batches: 2 });
     expect(await partitionExists(partitionName(oldMonth))).toBe(false);

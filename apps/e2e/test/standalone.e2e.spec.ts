@@ -111,8 +111,8 @@ describe('standalone: npm start on the embedded defaults', () => {
     // Leave a row behind in the stopped platform's database, as data written by the first run.
     const before = await PGlite.create(join(dataDir, 'pgdata'));
     await before.query(`INSERT INTO authz.role (tenant_id, name) VALUES ('default', 'kept-across-restart')`);
-    const migrationsBefore = (await before.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0].n;
-    const seededBefore = (await before.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`)).rows[0].n;
+    const migrationsBefore = (await before.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0]!.n;
+    const seededBefore = (await before.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`)).rows[0]!.n;
     expect(seededBefore).toBeGreaterThan(0);
     await before.close();
 
@@ -126,10 +126,10 @@ describe('standalone: npm start on the embedded defaults', () => {
     const after = await PGlite.create(join(dataDir, 'pgdata'));
     const kept = await after.query<{ name: string }>(`SELECT name FROM authz.role WHERE tenant_id = 'default'`);
     const seeded = await after.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`);
-    const migrationsAfter = (await after.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0].n;
+    const migrationsAfter = (await after.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0]!.n;
     await after.close();
     expect(kept.rows.map((r) => r.name)).toContain('kept-across-restart');
     expect(migrationsAfter).toBe(migrationsBefore);
-    expect(seeded.rows[0].n).toBe(seededBefore);
+    expect(seeded.rows[0]!.n).toBe(seededBefore);
   }, 120_000);
 });

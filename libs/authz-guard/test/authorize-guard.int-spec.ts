@@ -202,7 +202,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
       .send({ id: 'w-new' });
     expect(res.status).toBe(201);
     expect(handlerRuns.create).toBe(1);
-    const [asked] = decisionServer.received;
+    const asked = decisionServer.received[0]!;
     expect(asked.caller).toMatchObject({ kind: 'user', subject: 'alice', tenantId: 'acme' });
     expect(asked.action).toBe(AuthorizationAction.Create);
     expect(asked.resource).toEqual({ module: 'inventory', resourceType: 'widget' });

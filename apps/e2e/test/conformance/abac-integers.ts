@@ -44,7 +44,9 @@ export function enumDeclaredIn(source: string, name: string): Record<string, num
   const body = new RegExp(`export enum ${name} \\{([^}]*)\\}`).exec(source)?.[1];
   if (body === undefined) throw new Error(`enum ${name} not found in ${ABAC_RULE_SOURCE}`);
   const members: Record<string, number> = {};
-  for (const [, member, value] of body.matchAll(/^\s*(\w+)\s*=\s*(\d+)\s*,?/gm)) members[member] = Number(value);
+  for (const [, member, value] of body.matchAll(/^\s*(\w+)\s*=\s*(\d+)\s*,?/gm)) {
+    if (member !== undefined) members[member] = Number(value); // (\w+) always captures: the check only narrows the type
+  }
   return members;
 }
 

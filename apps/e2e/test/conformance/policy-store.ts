@@ -157,6 +157,7 @@ export class ConformancePolicyStore {
            RETURNING "id", (xmax = 0) AS "inserted"`,
           [tenantId, change.roleName, change.dataScope],
         );
+        if (!role) throw new Error(`role ${change.roleName} was not upserted in ${change.tenantId}`);
         await this.ensurePermissions(m, change.permissions);
         await m.query(`DELETE FROM "authz"."role_permission" WHERE "role_id" = $1`, [role.id]);
         await m.query(
@@ -177,12 +178,12 @@ export class ConformancePolicyStore {
       }
       case 'bindRole': {
         const tenantId = ctx.tenant(change.tenantId);
-        const rows = await m.query<{ id: string }[]>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = $1 AND "name" = $2`, [tenantId, change.roleName]);
-        if (rows.length === 0) throw new Error(`role ${change.roleName} is not defined in ${change.tenantId}`);
+        const [role] = await m.query<{ id: string }[]>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = $1 AND "name" = $2`, [tenantId, change.roleName]);
+        if (!role) throw new Error(`role ${change.roleName} is not defined in ${change.tenantId}`);
         await m.query(
           `INSERT INTO "authz"."user_role" ("tenant_id", "subject", "role_id", "role_name", "created_by") VALUES ($1, $2, $3, $4, $5)
            ON CONFLICT DO NOTHING`,
-          [tenantId, change.subject, rows[0].id, change.roleName, ACTOR],
+          [tenantId, change.subject, role.id, change.roleName, ACTOR],
         );
         return { type: A.userRoleAssigned, tenantId, payload: { subject: change.subject, roleName: change.roleName } };
       }

@@ -77,7 +77,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     for (const op of operations().filter((o) => !PUBLIC.test(o.path))) {
       const http = servers.get(op.service)!;
       const [req] = mutationsOf(op, 1, SEED);
-      const res = await send(http, req);
+      const res = await send(http, req!);
       expect(`${op.method} ${op.path} ${res.status} ${res.body?.code}`).toBe(`${op.method} ${op.path} 401 Authentication.Required`);
     }
   });

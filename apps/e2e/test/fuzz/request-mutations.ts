@@ -86,7 +86,8 @@ const LONE_SURROGATE = 'a\ud800b';
 const deepJson = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
-const PATH_VALUES = ['00000000-0000-0000-0000-000000000000', 'not-a-uuid', 'a%00b', '%ED%A0%80', '%E0%A4%A', '..%2F..%2Fetc', 'x'.repeat(600), '%20', '1e309', '-1'];
+const WELL_FORMED_PATH_VALUE = '00000000-0000-0000-0000-000000000000';
+const PATH_VALUES = [WELL_FORMED_PATH_VALUE, 'not-a-uuid', 'a%00b', '%ED%A0%80', '%E0%A4%A', '..%2F..%2Fetc', 'x'.repeat(600), '%20', '1e309', '-1'];
 const QUERY_VALUES = ['a%00b', '%ED%A0%80', '-1', '1e309', 'x'.repeat(5000), '[]', 'true', '%'];
 
 /**
@@ -104,7 +105,7 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
   };
   const withField = (field: string, value: unknown) => JSON.stringify({ ...base, [field]: value });
   const fixed: FuzzRequest[] = [];
-  const add = (label: string, body?: string, pathValue = PATH_VALUES[0], query?: string) =>
+  const add = (label: string, body?: string, pathValue = WELL_FORMED_PATH_VALUE, query?: string) =>
     fixed.push({ label, method: op.method, url: url(pathValue, query), body });
 
   const bodied = op.method !== 'get' && op.method !== 'delete';
@@ -131,7 +132,7 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
   for (const value of PATH_VALUES) if (op.pathParams.length > 0) add(`path ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, value);
   for (const value of QUERY_VALUES) {
     const params = [...op.queryParams, 'pageSize'].map((name) => `${encodeURIComponent(name)}=${value}`).join('&');
-    add(`query ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, PATH_VALUES[0], params);
+    add(`query ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, params);
   }
 
   const generated = fc.sample(

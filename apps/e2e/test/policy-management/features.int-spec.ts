@@ -44,7 +44,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
    * `closed` (Deny). Nobody here holds a grant on these modules, so an open gate permits nothing.
    */
   async function gate(sub: string, tenantId: string, module: string): Promise<'open' | 'closed'> {
-    const res = await request(platform.decisionInstances[0].http)
+    const res = await request(platform.decisionInstances[0]!.http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
       .send({ resource: { module, resourceType: 'item' }, action: 'View' })
@@ -117,7 +117,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
   it('a global default off denies every tenant without override, while an override on still allows', async () => {
     await ann().put(`${FEATURES}/chat`).send({ enabled: true, scope: 'tenant' }).expect(200);
-    for (const [sub, tenant] of [['cara', 'acme'], ['dan', 'globex'], ['eve', 'default']]) expect(await gate(sub, tenant, 'chat')).toBe('open');
+    for (const [sub, tenant] of [['cara', 'acme'], ['dan', 'globex'], ['eve', 'default']] as const) expect(await gate(sub, tenant, 'chat')).toBe('open');
 
     const put = await platform.as().put(`${FEATURES}/chat`).send({ enabled: false, scope: 'global' }).expect(200);
     expect(put.body).toMatchObject({ code: 'chat', globalDefault: false, tenantOverride: null, effective: false });
@@ -227,7 +227,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision with AUTH
   afterAll(() => platform.stop());
 
   async function decide(sub: string, tenantId: string, module: string) {
-    const res = await request(platform.decisionInstances[0].http)
+    const res = await request(platform.decisionInstances[0]!.http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
       .send({ resource: { module, resourceType: 'item' }, action: 'Delete' })

@@ -17,7 +17,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
       ['dora', 'intern'],
       ['dora', 'auditor'],
       ['eli', 'auditor'],
-    ]) {
+    ] as const) {
       await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', $1, $2, $3, 'test')`, [
         subject,
         roles[role],

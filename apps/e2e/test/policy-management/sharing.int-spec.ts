@@ -20,7 +20,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
   /** Asks the decision app over HTTP, as `sub` of `tenantId` itself. */
   async function decide(sub: string, action: string, resourceId = 'c-1', tenantId = 'default', resourceType = 'case'): Promise<Decision> {
     const module = resourceType === 'case' ? 'cases' : resourceType === 'client' ? 'clients' : 'billing';
-    const res = await request(platform.decisionInstances[0].http)
+    const res = await request(platform.decisionInstances[0]!.http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
       .send({ resource: { module, resourceType, resourceId }, action })

@@ -13,7 +13,8 @@ export interface Started {
 }
 
 /** npm itself, as an operator runs it: the one npm running this test, else the one on PATH. */
-const npm = process.env.npm_execpath?.endsWith('.js') ? [process.execPath, process.env.npm_execpath] : ['npm'];
+const npmExecPath = process.env.npm_execpath;
+const npm: [string, ...string[]] = npmExecPath?.endsWith('.js') ? [process.execPath, npmExecPath] : ['npm'];
 
 /** `npm start`, with npm's own process in front: a signal to it has to reach the platform. */
 export function start(dataDir: string): Promise<Started> {
@@ -28,11 +29,11 @@ export function start(dataDir: string): Promise<Started> {
     const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${out}`)), 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
-      const ready = /ready: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      const token = /admin token[^\n]*\n(\S+)\n/.exec(out);
-      if (ready && token) {
+      const [, baseUrl] = /ready: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out) ?? [];
+      const [, adminToken] = /admin token[^\n]*\n(\S+)\n/.exec(out) ?? [];
+      if (baseUrl !== undefined && adminToken !== undefined) {
         clearTimeout(timer);
-        resolvePromise({ child, baseUrl: ready[1], adminToken: token[1], readyAt: Date.now(), output: () => out });
+        resolvePromise({ child, baseUrl, adminToken, readyAt: Date.now(), output: () => out });
       }
     };
     child.stdout?.on('data', onData);

@@ -8,12 +8,12 @@ import { AuthorizationContext, AuthorizedRpcMessage } from './authorization-cont
  * a known property). Subclasses declare `payload` with its own validated class:
  *
  *   class BootstrapMessage extends AuthorizedRpcMessageDto<BootstrapPayload> {
- *     @ValidateNested() @Type(() => BootstrapPayload) payload: BootstrapPayload;
+ *     @ValidateNested() @Type(() => BootstrapPayload) payload!: BootstrapPayload;
  *   }
  */
 export abstract class AuthorizedRpcMessageDto<TPayload> implements AuthorizedRpcMessage<TPayload> {
   @IsObject()
-  caller: TrustedCaller;
+  caller!: TrustedCaller;
 
   @IsOptional()
   @IsObject()

@@ -28,12 +28,12 @@ describe('PermissionCheck', () => {
     const check = new PermissionCheck(new DecisionClient(rpc, { decisionTimeoutMs: 250 }));
     await expect(check.require(caller, { ...featureDefault, facts: { resourceId: 'tickets' } })).resolves.toMatchObject({ outcome: 'Permit' });
     expect(sent).toHaveLength(1);
-    expect(sent[0].pattern).toBe(AuthzRpc.decide.pattern);
-    expect(sent[0].data).toMatchObject({
+    expect(sent[0]!.pattern).toBe(AuthzRpc.decide.pattern);
+    expect(sent[0]!.data).toMatchObject({
       caller,
       payload: { action: AuthorizationAction.Update, resource: { module: 'authorization', resourceType: 'feature-default', resourceId: 'tickets' } },
     });
-    expect(sent[0].options).toEqual({ timeoutMs: 250 });
+    expect(sent[0]!.options).toEqual({ timeoutMs: 250 });
   });
 
   it.each([

@@ -15,13 +15,13 @@ export class ResourceDescriptorDto {
   @IsString()
   @Matches(SEGMENT, { message: 'module must be a lower-case code like "cases"' })
   @MaxLength(64)
-  module: string;
+  module!: string;
 
   @ApiProperty({ example: 'case' })
   @IsString()
   @Matches(SEGMENT, { message: 'resourceType must be a lower-case code like "case"' })
   @MaxLength(64)
-  resourceType: string;
+  resourceType!: string;
 
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) resourceId?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(64) status?: string;

@@ -22,9 +22,8 @@ export function permissionCode(module: string, resource: string, action: Authori
 
 /** Parses a code back into its parts; returns null for anything that is not a well-formed code. */
 export function parsePermissionCode(code: string): PermissionParts | null {
-  const parts = code.split('.');
-  if (parts.length !== 3) return null;
-  const [module, resource, actionLower] = parts;
+  const [module, resource, actionLower, ...extra] = code.split('.');
+  if (module === undefined || resource === undefined || actionLower === undefined || extra.length > 0) return null;
   if (!SEGMENT.test(module) || !SEGMENT.test(resource)) return null;
   const action = (Object.values(AuthorizationAction) as string[]).find((a) => a.toLowerCase() === actionLower);
   return action ? { module, resource, action: action as AuthorizationAction } : null;

@@ -99,7 +99,7 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
           [1, 1],
         ]);
         expect(mget).toHaveBeenCalledTimes(1);
-        expect((mget.mock.calls[0][0] as unknown as string[]).length).toBe(3); // distinct names only
+        expect((mget.mock.calls[0]![0] as unknown as string[]).length).toBe(3); // distinct names only
       } finally {
         mget.mockRestore();
       }

@@ -16,8 +16,8 @@ import {
 import { FakeCallerGuard } from './fake-caller.guard';
 
 class CreateThing {
-  @IsString() @MaxLength(10) name: string;
-  @IsInt() @Min(1) size: number;
+  @IsString() @MaxLength(10) name!: string;
+  @IsInt() @Min(1) size!: number;
 }
 
 class ThingConflict extends DomainError {

@@ -40,12 +40,14 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
   let n = 0;
 
   const newService = () => {
-    services.push(`svc-${++n}`);
-    return services[services.length - 1];
+    const service = `svc-${++n}`;
+    services.push(service);
+    return service;
   };
   const newConsumer = (label = 'group') => {
-    consumers.push(`${label}-${++n}`);
-    return consumers[consumers.length - 1];
+    const consumer = `${label}-${++n}`;
+    consumers.push(consumer);
+    return consumer;
   };
 
   async function startServer(service: string, tag: string, probe: RpcProbe): Promise<INestMicroservice> {
@@ -214,8 +216,8 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       const sent = CorrelationContext.run('corr-event-1', () => event('contract.basic.happened', { answer: 42 }));
       await bus.publish(sent);
       await waitUntil(() => seen.length === 1, 'the event');
-      expect(seen[0].envelope).toEqual(sent);
-      expect(seen[0].correlationId).toBe('corr-event-1');
+      expect(seen[0]?.envelope).toEqual(sent);
+      expect(seen[0]?.correlationId).toBe('corr-event-1');
     });
 
     it('routes by pattern: each handler of a consumer gets only what it asked for', async () => {
@@ -252,7 +254,7 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
     it('delivers a service-mode event once per consuming service, shared among its instances', async () => {
       const group = newConsumer();
       const otherGroup = newConsumer();
-      const byInstance: EventEnvelope[][] = [[], []];
+      const byInstance: [EventEnvelope[], EventEnvelope[]] = [[], []];
       const other: EventEnvelope[] = [];
       const slowly = (into: EventEnvelope[]): EventHandler => async (e) => {
         await sleep(5);
@@ -335,7 +337,7 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       expect(survivor).toEqual([]);
       await dying.close();
       await waitUntil(() => survivor.length === 1, 'the redelivery');
-      expect(survivor[0].eventId).toBe(sent.eventId);
+      expect(survivor[0]?.eventId).toBe(sent.eventId);
     });
 
     it('keeps events for a service while it is not consuming (durable queue and bindings)', async () => {
@@ -348,7 +350,7 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       const later: EventEnvelope[] = [];
       await openBus().subscribe({ pattern: 'contract.offline.#', mode: 'service', consumer }, collect(later));
       await waitUntil(() => later.length === 1, 'the event published while nobody consumed');
-      expect(later[0].eventId).toBe(sent.eventId);
+      expect(later[0]?.eventId).toBe(sent.eventId);
     });
 
     it('does not lose a backlog that arrives before the handler for its pattern subscribed', async () => {

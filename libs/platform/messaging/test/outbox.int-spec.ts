@@ -30,8 +30,9 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
 
   const event = (eventType = 'outbox.thing.happened') => createEventEnvelope(eventType, { n: ++n }, { tenantId: 'tenant-1' });
   const consumer = () => {
-    consumers.push(`outbox-consumer-${++n}`);
-    return consumers[consumers.length - 1];
+    const name = `outbox-consumer-${++n}`;
+    consumers.push(name);
+    return name;
   };
   function track<T extends { close(): Promise<void> } | { stop(): Promise<void> }>(thing: T): T {
     closables.push(thing);

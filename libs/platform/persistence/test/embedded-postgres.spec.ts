@@ -35,7 +35,7 @@ describe('the embedded database (PGlite behind the wire bridge)', () => {
     const errors: string[] = [];
     const wrong: string[] = [];
     const work = Array.from({ length: 500 }, async (_, i) => {
-      const db = clients[i % clients.length];
+      const db = clients[i % clients.length]!;
       try {
         switch (i % 5) {
           case 0: {
@@ -88,7 +88,7 @@ describe('the embedded database (PGlite behind the wire bridge)', () => {
     await Promise.all(work);
     expect(errors).toEqual([]);
     expect(wrong).toEqual([]);
-    const { rows } = await clients[0].query('SELECT count(*)::int AS n FROM ledger');
+    const { rows } = await clients[0]!.query('SELECT count(*)::int AS n FROM ledger');
     expect(rows[0].n).toBe(100 + 200); // 100 single inserts, 100 transactions of two rows
   }, 120_000);
 

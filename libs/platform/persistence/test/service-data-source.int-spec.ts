@@ -7,8 +7,8 @@ import { EmbeddedPostgres, inTransaction, initializeServiceDataSource, serviceDa
 
 @Entity({ name: 'note' })
 class NoteEntity {
-  @PrimaryColumn({ type: 'varchar' }) id: string;
-  @Column({ type: 'varchar' }) body: string;
+  @PrimaryColumn({ type: 'varchar' }) id!: string;
+  @Column({ type: 'varchar' }) body!: string;
 }
 
 class CreateNote1700000000000 implements MigrationInterface {

@@ -42,9 +42,10 @@ export function apiExplorerApp(documents: ExplorerDocument[]): express.Express {
 }
 
 function explorerPage(documents: ExplorerDocument[]): string {
+  const [first] = documents;
   const config = {
     dom_id: '#explorer',
-    ...(documents.length === 1 ? { url: documents[0].url } : { urls: documents, 'urls.primaryName': documents[0]?.name }),
+    ...(documents.length === 1 && first ? { url: first.url } : { urls: documents, 'urls.primaryName': first?.name }),
     persistAuthorization: true,
     deepLinking: true,
   };

@@ -54,7 +54,7 @@ export class HealthController {
           return indicator.up();
         } catch (error) {
           // The message names the dependency state only; no connection strings reach the client.
-          const message = error instanceof Error ? error.message.split('\n')[0].slice(0, 200) : 'down';
+          const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'down';
           if (c.critical === false) {
             degraded.push(c.name);
             return indicator.up({ degraded: true, message });

@@ -29,7 +29,7 @@ export class PathDispatcher {
   }
 
   resolve(url: string): DispatchTarget | undefined {
-    const path = url.split('?')[0];
+    const path = url.split('?')[0] ?? '';
     return this.table.find(({ prefix }) => path === prefix || path.startsWith(`${prefix}/`))?.target;
   }
 

@@ -60,7 +60,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
 
     const explorer = apiExplorerApp(apps.map(({ definition }) => ({ name: definition.name, url: openApiPath(definition) })));
     const own = async (req: IncomingMessage, res: ServerResponse) => {
-      const path = (req.url ?? '/').split('?')[0];
+      const path = (req.url ?? '/').split('?')[0] ?? '';
       if (req.method === 'GET' && (path === '/docs' || path.startsWith('/docs/'))) {
         return explorer(req, res);
       }

@@ -20,8 +20,8 @@ class FakeChild extends EventEmitter {
   }
 }
 
-function harness(names = ['a', 'b']) {
-  const children: Record<string, FakeChild[]> = Object.fromEntries(names.map((n) => [n, []]));
+function harness(names = ['a', 'b'] as const) {
+  const children = Object.fromEntries(names.map((n) => [n, [] as FakeChild[]])) as Record<(typeof names)[number], FakeChild[]>;
   const timers: Array<{ fn: () => void; ms: number }> = [];
   const lines: string[] = [];
   let clock = 0;
@@ -54,13 +54,13 @@ describe('FleetSupervisor', () => {
   it('restarts a crashed service with a doubling backoff, says so, and leaves the others running', () => {
     const h = harness();
     h.supervisor.start();
-    h.children.a[0].exit(1);
+    h.children.a[0]!.exit(1);
     expect(h.timers.map((t) => t.ms)).toEqual([100]);
     expect(h.lines.at(-1)).toMatch(/^a exited \(code 1\).*restarting in 100 ms \(crash 1 in a row\)/);
-    expect(h.children.b[0].signals).toEqual([]);
+    expect(h.children.b[0]!.signals).toEqual([]);
     h.runTimers();
     expect(h.children.a).toHaveLength(2);
-    h.children.a[1].exit(1); // the second crash in a row
+    h.children.a[1]!.exit(1); // the second crash in a row
     expect(h.timers.map((t) => t.ms)).toEqual([200]);
     h.runTimers();
     for (let i = 0; i < 5; i++) {
@@ -73,13 +73,13 @@ describe('FleetSupervisor', () => {
   it('starts the backoff over after a service stayed up long enough', () => {
     const h = harness();
     h.supervisor.start();
-    h.children.a[0].exit(1);
+    h.children.a[0]!.exit(1);
     h.runTimers();
-    h.children.a[1].exit(1);
+    h.children.a[1]!.exit(1);
     expect(h.timers.at(-1)!.ms).toBe(200);
     h.runTimers();
     h.advance(20_000);
-    h.children.a[2].exit(1);
+    h.children.a[2]!.exit(1);
     expect(h.timers.at(-1)!.ms).toBe(100);
   });
 
@@ -87,7 +87,7 @@ describe('FleetSupervisor', () => {
     const h = harness();
     h.supervisor.start();
     expect(h.supervisor.restart('b')).toBe(true);
-    expect(h.children.b[0].signals).toEqual(['SIGTERM']);
+    expect(h.children.b[0]!.signals).toEqual(['SIGTERM']);
     expect(h.children.b).toHaveLength(2);
     expect(h.timers).toEqual([]);
     expect(h.supervisor.restart('nope')).toBe(false);
@@ -97,8 +97,8 @@ describe('FleetSupervisor', () => {
     const h = harness();
     h.supervisor.start();
     await h.supervisor.stop();
-    expect(h.children.a[0].signals).toEqual(['SIGTERM']);
-    expect(h.children.b[0].signals).toEqual(['SIGTERM']);
+    expect(h.children.a[0]!.signals).toEqual(['SIGTERM']);
+    expect(h.children.b[0]!.signals).toEqual(['SIGTERM']);
     h.runTimers(); // the SIGKILL timers find nothing running
     expect(h.children.a).toHaveLength(1);
     expect(h.supervisor.restart('a')).toBe(false);

@@ -133,7 +133,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
         'IX_decision_audit_tenant_subject_decided_at',
         'decision_audit_pkey',
       ]);
-      expect(indexes[0].indexdef).toContain('(tenant_id, decided_at DESC)');
+      expect(indexes[0]!.indexdef).toContain('(tenant_id, decided_at DESC)');
       const documentTypes = `SELECT column_name AS "column", data_type AS "type" FROM information_schema.columns
         WHERE table_schema = 'authz_audit' AND table_name = 'decision_audit' AND data_type LIKE 'json%' ORDER BY column_name`;
       const documents = (type: string) => ['evaluations', 'resource_facts', 'revisions'].map((column) => ({ column, type }));
@@ -158,7 +158,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       await ds.runMigrations({ transaction: 'each' });
       expect(await kind()).toBe('p');
       expect((await rowIds()).sort()).toEqual(old.map((e) => e.decisionId).sort());
-      const [{ partition }] = await ds.query(`SELECT tableoid::regclass::text AS partition FROM ${TABLE} WHERE decision_id = $1`, [old[0].decisionId]);
+      const [{ partition }] = await ds.query(`SELECT tableoid::regclass::text AS partition FROM ${TABLE} WHERE decision_id = $1`, [old[0]!.decisionId]);
       expect(partition).toBe('authz_audit.decision_audit_p201903');
 
       for (let i = 0; i < 3; i++) await ds.undoLastMigration({ transaction: 'each' });
@@ -243,7 +243,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const w = writer();
       const e = entry();
       void w.record(e);
-      e.evaluations[0].reason = 'changed';
+      e.evaluations[0]!.reason = 'changed';
       e.resourceFacts.owner = 'mallory';
       e.revisions!.tenantPolicy = 99;
       await w.flush();
@@ -401,7 +401,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       });
       const entries = Array.from({ length: 30 }, () => entry());
       for (const e of entries) void w.record(e);
-      void w.record({ ...entries[0] });
+      void w.record({ ...entries[0]! });
 
       await expect(w.flush()).rejects.toThrow('Connection terminated');
       await expect(w.flush()).rejects.toThrow('Connection terminated');
@@ -417,7 +417,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const w = writer({ batchSize: 100 });
       const nul = entry({ subject: 'nul\u0000byte', resourceId: 'half\ud800' });
       const good = Array.from({ length: 4 }, () => entry());
-      for (const e of [good[0], nul, ...good.slice(1)]) void w.record(e);
+      for (const e of [good[0]!, nul, ...good.slice(1)]) void w.record(e);
       await w.flush();
       expect((await rowIds()).sort()).toEqual([...good, nul].map((e) => e.decisionId).sort());
       const [row] = await ds.query(`SELECT subject, resource_id FROM ${TABLE} WHERE decision_id = $1`, [nul.decisionId]);

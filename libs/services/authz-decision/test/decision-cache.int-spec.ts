@@ -40,7 +40,7 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
 
   it('shares entries and revisions between replicas: a bump on one invalidates the other', async () => {
     const first = open();
-    const prefix = prefixes[prefixes.length - 1];
+    const prefix = prefixes[prefixes.length - 1]!;
     const second = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
     opened.push(second);
     const a = new DecisionCache(first.cache, first.revisions);
@@ -58,7 +58,7 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
 
   it('stores the entry with a Redis expiry clamped to the grant, under a short hashed key', async () => {
     const adapters = open();
-    const prefix = prefixes[prefixes.length - 1];
+    const prefix = prefixes[prefixes.length - 1]!;
     const cache = new DecisionCache(adapters.cache, adapters.revisions, { ttlMs: 60_000 });
     const req = request(user('alice'), AuthorizationAction.View, { resourceId: 'x'.repeat(2000) });
     const lookup = await cache.lookup(req);

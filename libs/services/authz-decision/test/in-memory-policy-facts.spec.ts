@@ -28,7 +28,7 @@ describe('InMemoryPolicyFacts', () => {
       officeIds: ['o1'],
     });
     const rules = await facts.abacRules('t1');
-    expect(rules.map((r) => [r.verdict, r.conditions[0].field, r.conditions[0].operator])).toEqual([
+    expect(rules.map((r) => [r.verdict, r.conditions[0]!.field, r.conditions[0]!.operator])).toEqual([
       [AbacVerdict.Deny, AbacField.ResourceAmount, AbacOperator.GreaterThan],
       [AbacVerdict.Allow, AbacField.ResourceStatus, AbacOperator.Equals],
     ]);

@@ -56,8 +56,14 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     return admin.query(text, params);
   }
 
+  async function sqlOne<T>(text: string, params: unknown[] = []): Promise<T> {
+    const [row] = await sql<T>(text, params);
+    if (!row) throw new Error(`expected a row from: ${text}`);
+    return row;
+  }
+
   async function defineRole(tenantId: string, name: string, dataScope: string, codes: string[]): Promise<string> {
-    const [{ id }] = await sql<{ id: string }>(
+    const { id } = await sqlOne<{ id: string }>(
       `INSERT INTO "authz"."role" ("tenant_id", "name", "data_scope") VALUES ($1, $2, $3) RETURNING "id"`,
       [tenantId, name, dataScope],
     );
@@ -84,7 +90,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   }
 
   async function temporaryGrant(key: string, tenantId: string, subject: string, codes: string[], expiresAt: string, extra: GrantOptions = {}) {
-    const [{ id }] = await sql<{ id: string }>(
+    const { id } = await sqlOne<{ id: string }>(
       `INSERT INTO "authz"."temporary_grant"
          ("tenant_id", "subject", "permission_codes", "data_scope", "reason", "expires_at", "revoked_at", "source", "source_id", "created_by")
        VALUES ($1, $2, $3, $4, 'audit season', $5, $6, 'permission-request', $7, 'workflow') RETURNING "id"`,
@@ -94,7 +100,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   }
 
   async function delegatedGrant(key: string, tenantId: string, delegator: string, actor: string, codes: string[], expiresAt: string, revoked = false) {
-    const [{ id }] = await sql<{ id: string }>(
+    const { id } = await sqlOne<{ id: string }>(
       `INSERT INTO "authz"."delegated_grant" ("tenant_id", "delegator", "actor", "permission_codes", "expires_at", "revoked_at")
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING "id"`,
       [tenantId, delegator, actor, codes, expiresAt, revoked ? PAST : null],
@@ -115,7 +121,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   }
 
   async function abacRule(key: string, tenantId: string, values: RuleValues) {
-    const [{ id }] = await sql<{ id: string }>(
+    const { id } = await sqlOne<{ id: string }>(
       `INSERT INTO "authz"."abac_rule"
          ("tenant_id", "name", "priority", "verdict", "conditions", "actions", "modules", "resource_types", "obligations", "enabled")
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10) RETURNING "id"`,
@@ -250,13 +256,13 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
         ],
         // Expired first (ordered by expiry); the revoked grant is absent; expiry keeps milliseconds.
         temporaryGrants: [
-          { grantId: ids['expired'], permissions: ['tickets.ticket.view'], expiresAt: new Date(PAST) },
-          { grantId: ids['active'], permissions: ['billing.invoice.approve'], expiresAt: new Date(FUTURE), dataScope: 'own' },
+          { grantId: ids['expired']!, permissions: ['tickets.ticket.view'], expiresAt: new Date(PAST) },
+          { grantId: ids['active']!, permissions: ['billing.invoice.approve'], expiresAt: new Date(FUTURE), dataScope: 'own' },
         ],
         // Only grants alice gives (as delegator), not the one carol gives to alice.
         delegatedGrants: [
-          { grantId: ids['delegation-expired'], actor: 'intern', permissions: ['cases.case.view'], expiresAt: new Date(PAST) },
-          { grantId: ids['delegation'], actor: 'assistant', permissions: ['cases.case.view', 'billing.invoice.view'], expiresAt: new Date(LATER) },
+          { grantId: ids['delegation-expired']!, actor: 'intern', permissions: ['cases.case.view'], expiresAt: new Date(PAST) },
+          { grantId: ids['delegation']!, actor: 'assistant', permissions: ['cases.case.view', 'billing.invoice.view'], expiresAt: new Date(LATER) },
         ],
         officeIds: ['o-1', 'o-2'],
       });
@@ -281,7 +287,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     });
 
     it('sees a revocation, a role rename and a role deletion at the next read', async () => {
-      const [{ id }] = await sql<{ id: string }>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = 'acme' AND "name" = 'empty'`);
+      const { id } = await sqlOne<{ id: string }>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = 'acme' AND "name" = 'empty'`);
       await sql(`UPDATE "authz"."role" SET "name" = 'empty-renamed' WHERE "id" = $1`, [id]);
       expect((await reader.permissionsOfSubject('acme', 'alice')).roles.map((r) => r.roleName)).toEqual(['auditor', 'clerk', 'empty-renamed']);
       await sql(`DELETE FROM "authz"."role" WHERE "id" = $1`, [id]);
@@ -391,7 +397,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
         expect(await reader.relations('globex', 'alice', 'case', 'c-3')).toEqual([]);
 
         // A binding made or removed is seen at the next read.
-        const [{ id: unbound }] = await sql<{ id: string }>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = 'acme' AND "name" = 'unbound'`);
+        const { id: unbound } = await sqlOne<{ id: string }>(`SELECT "id" FROM "authz"."role" WHERE "tenant_id" = 'acme' AND "name" = 'unbound'`);
         await bind('acme', 'carol', unbound, 'unbound');
         expect((await reader.relations('acme', 'carol', 'case', 'c-3')).map((r) => r.relation)).toEqual(['owner']);
         await sql(`DELETE FROM "authz"."user_role" WHERE "tenant_id" = 'acme' AND "subject" = 'carol'`);

@@ -161,7 +161,7 @@ describe('declareConfig().load', () => {
 describe('declareConfig declarations', () => {
   it('parses a string default to the key type', () => {
     const cfg = declare({ PORT: { type: 'int', group: 'http', description: 'd', default: '3000' } });
-    expect(cfg.keys[0].default).toBe(3000);
+    expect(cfg.keys[0]!.default).toBe(3000);
     expect(cfg.load({}).PORT).toBe(3000);
   });
 

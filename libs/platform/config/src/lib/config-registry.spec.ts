@@ -88,7 +88,7 @@ describe('ConfigRegistry', () => {
       ['JWT_ISSUER', 'configured', 'https://issuer.example'],
       ['JWT_AUDIENCE', 'missing', undefined],
     ]);
-    expect(report[0].sensitive).toBe(true);
+    expect(report[0]!.sensitive).toBe(true);
   });
 
   it('receives declarations made without an explicit registry', () => {

@@ -31,9 +31,9 @@ export class PageQuery {
 
 
 export class PageMeta {
-  @ApiProperty() pageIndex: number;
-  @ApiProperty() pageSize: number;
-  @ApiProperty() totalCount: number;
+  @ApiProperty() pageIndex!: number;
+  @ApiProperty() pageSize!: number;
+  @ApiProperty() totalCount!: number;
 }
 
 export function pageOf<T>(items: T[], totalCount: number, query: PageQuery): Page<T> {

@@ -42,10 +42,9 @@ const pending = new WeakMap<object, { limit?: number; remaining?: number }>();
 export class UserPolicyThrottlerGuard extends ThrottlerGuard {
   protected override setResponseHeader(res: Record<string, unknown>, name: string, value: string | number): void {
     if (name.startsWith('Retry-After')) return super.setResponseHeader(res, 'Retry-After', value);
-    const match = LIMIT_HEADER.exec(name);
-    if (!match) return super.setResponseHeader(res, name, value);
+    const [, field, policy] = LIMIT_HEADER.exec(name) ?? [];
+    if (field === undefined || policy === undefined) return super.setResponseHeader(res, name, value);
     // The library sets Limit, Remaining, then Reset for one throttler: emit both fields on Reset.
-    const [, field, policy] = match;
     const seen = pending.get(res) ?? {};
     if (field === 'Limit') seen.limit = Number(value);
     else if (field === 'Remaining') seen.remaining = Number(value);

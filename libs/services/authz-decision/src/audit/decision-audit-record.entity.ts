@@ -12,63 +12,63 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'decision_audit' })
 export class DecisionAuditRecord {
   @PrimaryColumn({ name: 'decision_id', type: 'uuid' })
-  decisionId: string;
+  decisionId!: string;
 
   @PrimaryColumn({ name: 'decided_at', type: 'timestamptz' })
-  decidedAt: Date;
+  decidedAt!: Date;
 
   @Column({ name: 'tenant_id', type: 'text' })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ name: 'caller_kind', type: 'text' })
-  callerKind: CallerKind;
+  callerKind!: CallerKind;
 
   @Column({ type: 'text' })
-  subject: string;
+  subject!: string;
 
   @Column({ name: 'client_id', type: 'text', nullable: true })
-  clientId: string | null;
+  clientId!: string | null;
 
   /** The acting subject of a delegated caller. */
   @Column({ type: 'text', nullable: true })
-  actor: string | null;
+  actor!: string | null;
 
   @Column({ type: 'text' })
-  action: string;
+  action!: string;
 
   @Column({ type: 'text' })
-  module: string;
+  module!: string;
 
   @Column({ name: 'resource_type', type: 'text' })
-  resourceType: string;
+  resourceType!: string;
 
   @Column({ name: 'resource_id', type: 'text', nullable: true })
-  resourceId: string | null;
+  resourceId!: string | null;
 
   @Column({ name: 'resource_facts', type: 'json' })
-  resourceFacts: AuditedResourceFacts;
+  resourceFacts!: AuditedResourceFacts;
 
   @Column({ type: 'text' })
-  outcome: DecisionOutcome;
+  outcome!: DecisionOutcome;
 
   @Column({ type: 'json' })
-  evaluations: AuditedEvaluation[];
+  evaluations!: AuditedEvaluation[];
 
   /** Answered from the decision cache (the DataScope was still recomputed). */
   @Column({ type: 'boolean' })
-  cached: boolean;
+  cached!: boolean;
 
   @Column({ name: 'latency_ms', type: 'real' })
-  latencyMs: number;
+  latencyMs!: number;
 
   @Column({ name: 'correlation_id', type: 'text', nullable: true })
-  correlationId: string | null;
+  correlationId!: string | null;
 
   /** The revision counters the decision was made under. */
   @Column({ type: 'json', nullable: true })
-  revisions: Record<string, number> | null;
+  revisions!: Record<string, number> | null;
 
   /** Why it failed closed, when it did for an infrastructure reason (`PolicyStoreUnavailable`, ...). */
   @Column({ type: 'text', nullable: true })
-  failure: string | null;
+  failure!: string | null;
 }

@@ -367,7 +367,8 @@ export class DecisionAuditWriter {
     } catch (error) {
       const state = sqlState(error);
       if (state === undefined || !CONTENT_ERROR_CLASSES.includes(state.slice(0, 2))) throw error;
-      if (rows.length === 1) return this.storeEscapedOrReject(rows[0], `${state} ${messageOf(error)}`);
+      const [only] = rows;
+      if (rows.length === 1 && only) return this.storeEscapedOrReject(only, `${state} ${messageOf(error)}`);
       const half = Math.ceil(rows.length / 2);
       await this.write(rows.slice(0, half));
       await this.write(rows.slice(half));

@@ -108,7 +108,7 @@ describe('decisionCacheKey', () => {
     owner: resource((r) => ({ owner: bump(r.owner) })),
     officeId: resource((r) => ({ officeId: bump(r.officeId) })),
     action: (req, rev) => [
-      { ...req, action: AUTHORIZATION_ACTIONS[(AUTHORIZATION_ACTIONS.indexOf(req.action) + 1) % AUTHORIZATION_ACTIONS.length] },
+      { ...req, action: AUTHORIZATION_ACTIONS[(AUTHORIZATION_ACTIONS.indexOf(req.action) + 1) % AUTHORIZATION_ACTIONS.length]! },
       rev,
     ],
     ...Object.fromEntries(
@@ -132,7 +132,7 @@ describe('decisionCacheKey', () => {
   it.each(Object.keys(changes))('differs when only the %s differs', (name) => {
     fc.assert(
       fc.property(requestArb, revisionsArb, (req, rev) => {
-        const [changedReq, changedRev] = changes[name](req, rev);
+        const [changedReq, changedRev] = changes[name]!(req, rev);
         expect(decisionCacheKey(changedReq, changedRev)).not.toBe(decisionCacheKey(req, rev));
       }),
     );

@@ -105,7 +105,8 @@ export function decisionRevisionsOf(values: readonly number[]): DecisionCacheRev
   if (values.length !== DECISION_REVISION_FIELDS.length) {
     throw new Error(`Expected ${DECISION_REVISION_FIELDS.length} revision values, got ${values.length}`);
   }
-  const [tenantPolicy, subject, featureGlobal, featureTenant, rebac] = values;
+  // The length is checked above, so all five are present.
+  const [tenantPolicy, subject, featureGlobal, featureTenant, rebac] = values as readonly [number, number, number, number, number];
   return { tenantPolicy, subject, featureGlobal, featureTenant, rebac };
 }
 

@@ -18,7 +18,7 @@ describe('PolicyInvalidationRpcController (authz.invalidate)', () => {
   it('bumps the revisions the committed change names, in order', async () => {
     const events = [createEventEnvelope(EventTypes.authorization.userRoleRevoked, { tenantId: 'acme', subject: 'bob' }, { tenantId: 'acme' })];
     const [result] = await controller.invalidate({ caller, payload: { events } });
-    expect(result.bumped.map((b) => b.name)).toContain(DecisionRevisionKeys.subject('acme', 'bob'));
+    expect(result!.bumped.map((b) => b.name)).toContain(DecisionRevisionKeys.subject('acme', 'bob'));
     expect((await revisions.read([DecisionRevisionKeys.subject('acme', 'bob')]))[0]).toBe(1);
   });
 

@@ -112,8 +112,7 @@ export class PolicyInvalidation {
       return { ...base, bumped: [], ignored: plan.ignored };
     }
     const names = [...new Set(plan.names)];
-    const values = await Promise.all(names.map((name) => this.revisions.bump(name)));
-    const bumped = names.map((name, i) => ({ name, revision: values[i] }));
+    const bumped = await Promise.all(names.map((name) => this.revisions.bump(name).then((revision) => ({ name, revision }))));
     this.logger.log(`${envelope.eventType} ${envelope.eventId}: bumped ${names.join(', ')} (correlationId ${envelope.correlationId})`);
     return { ...base, bumped };
   }

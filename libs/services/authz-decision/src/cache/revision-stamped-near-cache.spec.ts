@@ -56,12 +56,12 @@ describe('RevisionStampedNearCache', () => {
     const near = new RevisionStampedNearCache(new CountingStore());
     const written = { outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] };
     await near.set('decision:rev8', written, 60_000);
-    written.evaluations[0].reason = 'changed by the writer afterwards';
+    written.evaluations[0]!.reason = 'changed by the writer afterwards';
 
     const read = await near.get<typeof written>('decision:rev8');
     expect(read).toEqual({ outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] });
     expect(() => {
-      read!.evaluations[0].reason = 'changed by a reader';
+      read!.evaluations[0]!.reason = 'changed by a reader';
     }).toThrow(TypeError);
     expect(() => read!.evaluations.push({ evaluator: 'ABAC', reason: 'added' })).toThrow(TypeError);
     expect(await near.get('decision:rev8')).toEqual({ outcome: 'Permit', evaluations: [{ evaluator: 'RBAC', reason: 'role clerk' }] });

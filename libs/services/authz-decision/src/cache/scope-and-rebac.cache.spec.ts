@@ -87,8 +87,8 @@ describe('DataScope and ReBAC caches', () => {
     facts.grantTemporary('t1', 'alice', { grantId: 'g1', permissions: ['cases.case.update'], expiresAt });
     await scope.permissionsOfSubject('t1', 'alice');
     const cached = await scope.permissionsOfSubject('t1', 'alice');
-    expect(cached.temporaryGrants[0].expiresAt).toBeInstanceOf(Date);
-    expect(cached.temporaryGrants[0].expiresAt.getTime()).toBe(expiresAt.getTime());
+    expect(cached.temporaryGrants[0]!.expiresAt).toBeInstanceOf(Date);
+    expect(cached.temporaryGrants[0]!.expiresAt.getTime()).toBe(expiresAt.getTime());
   });
 
   it('fails closed when the relation store fails: the error is not swallowed by the cache', async () => {

@@ -108,10 +108,10 @@ export function resolveDataScopeWithTrace({ caller, resource, permitted, evidenc
   const tenantId = caller.tenantId;
   if (!permitted) return { dataScope: { kind: 'none', tenantId }, rule: 'not-permitted', candidates: [] };
   const candidates = combine(evidence.map((item) => candidateOf(item, caller)));
-  if (candidates.length === 0) {
+  const [widest] = candidates;
+  if (widest === undefined) {
     return { dataScope: fromSetting(DEFAULT_DATA_SCOPE_SETTING[caller.kind], caller, []), rule: 'default', candidates };
   }
-  const [widest] = candidates;
   const instances = candidates.find((c) => c.kind === 'instances');
   if (instances && excludesResource(widest, resource, caller)) {
     return { dataScope: instances, rule: 'instance-over-excluding-scope', candidates };

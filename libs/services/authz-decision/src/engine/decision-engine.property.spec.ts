@@ -350,13 +350,13 @@ describe('DecisionEngine properties', () => {
         const standard = await engineFor(factsOf(m)).decide(requestOf(r));
         const facts = factsOf(m);
         const evaluators = createStandardEvaluators(facts);
-        const permuted = await engineFor(facts, permutation.map((i) => evaluators[i])).decide(requestOf(r));
+        const permuted = await engineFor(facts, permutation.map((i) => evaluators[i]!)).decide(requestOf(r));
         expect(permuted.outcome).toBe(standard.outcome);
         expect(permuted.permitted).toBe(standard.permitted);
         expect(permuted.dataScope).toEqual(standard.dataScope);
         expect(permuted.validUntil).toBe(standard.validUntil);
         expect([...permuted.obligations].sort()).toEqual([...standard.obligations].sort());
-        expect(permuted.evaluations.map((e) => e.evaluator)).toEqual(permutation.map((i) => evaluators[i].name));
+        expect(permuted.evaluations.map((e) => e.evaluator)).toEqual(permutation.map((i) => evaluators[i]!.name));
         expect(verdictsOf(permuted.evaluations)).toEqual(verdictsOf(standard.evaluations));
       }),
       { numRuns: 200 },
@@ -405,7 +405,7 @@ describe('mergeEvaluations properties', () => {
     .array(fc.record({ verdict: fc.constantFrom<EvaluatorVerdict>('Allow', 'Deny', 'Neutral'), obligations: fc.subarray(['a', 'b', 'c']) }), {
       maxLength: 5,
     })
-    .map((rows) => rows.map((row, i): EvaluatorResult => ({ evaluator: names[i], verdict: row.verdict, reason: `${names[i]} ${row.verdict}`, obligations: row.obligations })));
+    .map((rows) => rows.map((row, i): EvaluatorResult => ({ evaluator: names[i]!, verdict: row.verdict, reason: `${names[i]} ${row.verdict}`, obligations: row.obligations })));
 
   it('matches the reference merge and is invariant under reordering', () => {
     fc.assert(

@@ -202,7 +202,7 @@ describe('DecisionEngine', () => {
         { evaluator: 'ABAC', verdict: 'Deny', reason: 'evaluator failed (fail-closed)' },
         { evaluator: 'Feature', verdict: 'Allow', reason: 'Feature fixed Allow' },
       ]);
-      expect(explanation.evaluators[1].error).toBe('TypeError: rules is not iterable');
+      expect(explanation.evaluators[1]!.error).toBe('TypeError: rules is not iterable');
     });
 
     it('does not let an evaluator report under another name', async () => {
@@ -211,7 +211,7 @@ describe('DecisionEngine', () => {
         evaluate: async () => ({ result: { evaluator: 'RBAC', verdict: 'Neutral', reason: 'x' }, inputs: {} }),
       };
       const result = await new DecisionEngine({ facts: facts(), evaluators: [impostor] }).decide(request(user('alice'), AuthorizationAction.View));
-      expect(result.evaluations[0].evaluator).toBe('Feature');
+      expect(result.evaluations[0]!.evaluator).toBe('Feature');
     });
 
     it('refuses to register two evaluators under one name', () => {

@@ -123,6 +123,7 @@ export class SqlPolicyFactsReader implements PolicyFactsReader {
   /** Roles with their data scope and codes, unrevoked temporary and delegated grants (expired ones too: the core filters), offices. */
   async permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions> {
     const [row] = await this.dataSource.query<SubjectPermissionsRow[]>(PERMISSIONS_OF_SUBJECT, [tenantId, subject]);
+    if (!row) throw new Error('The permissions-of-subject query returned no row');
     return {
       roles: row.roles.map((r): RoleBinding => ({ roleName: r.roleName, dataScope: r.dataScope, permissions: r.permissions })),
       temporaryGrants: row.temporaryGrants.map(
@@ -153,7 +154,7 @@ export class SqlPolicyFactsReader implements PolicyFactsReader {
 
   async featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined> {
     const rows = await this.dataSource.query<{ enabled: boolean }[]>(FEATURE_ENABLED, [tenantId, featureCode]);
-    return rows.length === 0 ? undefined : rows[0].enabled;
+    return rows[0]?.enabled;
   }
 }
 

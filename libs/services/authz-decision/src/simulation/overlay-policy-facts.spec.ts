@@ -60,9 +60,9 @@ describe('OverlayPolicyFacts', () => {
       addRolePermissions: [{ roleName: 'clerk', permissionCode: 'cases.case.delete' }],
       removeRolePermissions: [{ roleName: 'clerk', permissionCode: 'cases.case.view' }, { roleName: 'admin', permissionCode: 'cases.case.update' }],
     });
-    expect((await facts.permissionsOfSubject(T, 'ann')).roles[0].permissions).toEqual(['cases.case.delete']);
-    expect((await facts.permissionsOfSubject(T, 'bob')).roles[0].permissions).toEqual(['cases.case.delete']);
-    expect((await facts.permissionsOfSubject(T, 'root')).roles[0].permissions).toEqual(['cases.case.view']);
+    expect((await facts.permissionsOfSubject(T, 'ann')).roles[0]!.permissions).toEqual(['cases.case.delete']);
+    expect((await facts.permissionsOfSubject(T, 'bob')).roles[0]!.permissions).toEqual(['cases.case.delete']);
+    expect((await facts.permissionsOfSubject(T, 'root')).roles[0]!.permissions).toEqual(['cases.case.view']);
   });
 
   it('changes nothing in another tenant', async () => {
@@ -96,7 +96,7 @@ describe('OverlayPolicyFacts', () => {
     await facts.permissionsOfSubject(T, 'bob');
     await facts.permissionsOfSubject(T, 'ann');
     expect((await base.permissionsOfSubject(T, 'bob')).roles).toEqual([]);
-    expect((await base.permissionsOfSubject(T, 'ann')).roles[0].permissions).toEqual(['cases.case.view']);
+    expect((await base.permissionsOfSubject(T, 'ann')).roles[0]!.permissions).toEqual(['cases.case.view']);
   });
 
   it('drives the engine: an overlay binding turns NoMatchingPolicy into Permit with the role’s scope', async () => {

@@ -112,6 +112,7 @@ export class CatalogSeeder implements OnApplicationBootstrap {
           SEEDED_TENANT,
           PLATFORM_ADMIN_ROLE,
         ]);
+        if (!role) throw new Error(`The seeded role ${PLATFORM_ADMIN_ROLE} of tenant ${SEEDED_TENANT} was not found by name after its insert`);
 
         const granted = await q<Array<{ permission_id: string; permission_code: string }>>(
           `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)

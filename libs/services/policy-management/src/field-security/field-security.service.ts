@@ -105,6 +105,7 @@ export class FieldSecurityService {
   /** What consuming services apply: per field, the strictest effect across the subject's roles. */
   async effective(tenantId: string, query: EffectiveFieldPolicyQuery): Promise<EffectiveFieldPolicyResponse> {
     const [row] = await this.policies.manager.query<EffectiveRow[]>(EFFECTIVE, [tenantId, query.module, query.resourceType, query.subject]);
+    if (!row) throw new Error('The effective field policy query returned no row');
     return {
       module: query.module,
       resourceType: query.resourceType,

@@ -9,7 +9,7 @@ import { PermissionSource } from './effective-permissions.reader';
 import { MyPermissionsService } from './my-permissions.service';
 
 export class PermissionSourceResponse {
-  @ApiProperty({ enum: ['role', 'temporaryGrant', 'delegation'] }) kind: PermissionSource['kind'];
+  @ApiProperty({ enum: ['role', 'temporaryGrant', 'delegation'] }) kind!: PermissionSource['kind'];
   @ApiPropertyOptional({ description: 'kind role: the role name' }) role?: string;
   @ApiPropertyOptional({ description: 'kind temporaryGrant or delegation: the grant id' }) grantId?: string;
   @ApiPropertyOptional({ description: 'kind delegation: the delegator, for whom the caller may act with a delegated token' }) from?: string;
@@ -17,24 +17,24 @@ export class PermissionSourceResponse {
 }
 
 export class HeldPermissionResponse {
-  @ApiProperty({ example: 'cases.case.view' }) code: string;
+  @ApiProperty({ example: 'cases.case.view' }) code!: string;
   @ApiProperty({ type: [PermissionSourceResponse], description: 'Roles (by name), then temporary grants, then delegations received (by expiry).' })
-  sources: PermissionSourceResponse[];
+  sources!: PermissionSourceResponse[];
 }
 
 export class DisabledFeatureResponse {
-  @ApiProperty({ example: 'chat' }) feature: string;
-  @ApiProperty({ type: [String], description: 'Modules switched off while the feature is disabled: nothing in them is permitted.' }) modules: string[];
+  @ApiProperty({ example: 'chat' }) feature!: string;
+  @ApiProperty({ type: [String], description: 'Modules switched off while the feature is disabled: nothing in them is permitted.' }) modules!: string[];
 }
 
 export class MyPermissionsResponse {
-  @ApiProperty() tenantId: string;
-  @ApiProperty() subject: string;
-  @ApiProperty({ type: [String], description: 'Codes the caller holds itself (role permissions, active temporary grants), sorted.' }) codes: string[];
+  @ApiProperty() tenantId!: string;
+  @ApiProperty() subject!: string;
+  @ApiProperty({ type: [String], description: 'Codes the caller holds itself (role permissions, active temporary grants), sorted.' }) codes!: string[];
   @ApiProperty({ type: [HeldPermissionResponse], description: 'Every permission with its sources, delegations received included, sorted by code.' })
-  permissions: HeldPermissionResponse[];
+  permissions!: HeldPermissionResponse[];
   @ApiProperty({ type: [DisabledFeatureResponse], description: "The tenant's disabled features and the modules they switch off." })
-  disabledFeatures: DisabledFeatureResponse[];
+  disabledFeatures!: DisabledFeatureResponse[];
 }
 
 /** Self-service: the caller's tenant and subject come from the token, never from the request. */

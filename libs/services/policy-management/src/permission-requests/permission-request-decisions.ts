@@ -51,8 +51,9 @@ export class PermissionRequestDecisions {
          RETURNING "id"`,
         [request.tenantId, request.subject, request.permissionCodes, request.reason, expiresAt, PERMISSION_REQUEST_GRANT_SOURCE, request.id, decidedBy],
       );
-      if (inserted.length === 0) throw new RequestNotPendingError(id, 'already granted');
-      const grantId = inserted[0].id;
+      const [grant] = inserted;
+      if (!grant) throw new RequestNotPendingError(id, 'already granted');
+      const grantId = grant.id;
 
       const before = entityResponse(request, null);
       Object.assign(request, { status: 'approved', decidedBy, decidedAt: approvedAt, decisionNote: note, grantId });

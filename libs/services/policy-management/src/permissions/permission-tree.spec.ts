@@ -15,8 +15,8 @@ describe('buildPermissionTree', () => {
   it('groups module → resource → action, each level sorted', () => {
     const tree = buildPermissionTree(rows);
     expect(tree.modules.map((m) => m.module)).toEqual(['authorization', 'tickets']);
-    expect(tree.modules[0].resources.map((r) => r.resource)).toEqual(['abac-rule', 'role']);
-    expect(tree.modules[0].resources[1].actions).toEqual([
+    expect(tree.modules[0]!.resources.map((r) => r.resource)).toEqual(['abac-rule', 'role']);
+    expect(tree.modules[0]!.resources[1]!.actions).toEqual([
       { action: 'Create', permissionId: 'authorization-role-Create', code: 'authorization.role.create', description: null },
       { action: 'View', permissionId: 'authorization-role-View', code: 'authorization.role.view', description: null },
     ]);

@@ -40,7 +40,7 @@ export class RolePermissionsService {
     const role = await this.dataSource.manager.findOneBy(RoleEntity, { id, tenantId });
     if (!role) throw new NotFoundError('Role');
     const { skip, take } = pageWindow(page);
-    const [rows, [{ n }]]: [RolePermissionRow[], Array<{ n: number }>] = await Promise.all([
+    const [rows, [count]]: [RolePermissionRow[], Array<{ n: number }>] = await Promise.all([
       this.dataSource.query(
         `SELECT rp.permission_id, rp.permission_code, p.module, p.resource, p.action, rp.created_at
            FROM authz.role_permission rp JOIN authz.permission p ON p.id = rp.permission_id
@@ -49,6 +49,7 @@ export class RolePermissionsService {
       ),
       this.dataSource.query(`SELECT count(*)::int AS n FROM authz.role_permission WHERE tenant_id = $1 AND role_id = $2`, [tenantId, id]),
     ]);
+    if (!count) throw new Error('The role permission count query returned no row');
     const items = rows.map((r) => ({
       permissionId: r.permission_id,
       permissionCode: r.permission_code,
@@ -57,7 +58,7 @@ export class RolePermissionsService {
       action: r.action,
       grantedAt: new Date(r.created_at).toISOString(),
     }));
-    return pageOf(items, n, page);
+    return pageOf(items, count.n, page);
   }
 
   async grant(caller: TrustedCaller, roleId: string, dto: GrantRolePermissionDto): Promise<void> {

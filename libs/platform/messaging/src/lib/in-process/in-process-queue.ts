@@ -116,8 +116,7 @@ export class InProcessQueue<T> {
   }
 
   private dispatch(): void {
-    while (this.ready.length > 0) {
-      const head = this.ready[0];
+    for (let head = this.ready[0]; head !== undefined; head = this.ready[0]) {
       if (head.expiresAt !== undefined && head.expiresAt <= Date.now()) {
         this.ready.shift();
         continue;
@@ -132,7 +131,8 @@ export class InProcessQueue<T> {
   private nextConsumerWithCredit(): Consumer<T> | undefined {
     for (let i = 0; i < this.consumers.length; i++) {
       const consumer = this.consumers[(this.next + i) % this.consumers.length];
-      if (consumer.unsettled.size < consumer.prefetch) {
+      // Always present (the index is taken modulo the length); the check only narrows the type.
+      if (consumer !== undefined && consumer.unsettled.size < consumer.prefetch) {
         this.next = (this.next + i + 1) % this.consumers.length;
         return consumer;
       }

@@ -12,33 +12,33 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 export class OutboxMessage {
   /** Insertion order, which is also publishing order. `bigint` comes back from pg as a string. */
   @PrimaryGeneratedColumn({ type: 'bigint' })
-  id: string;
+  id!: string;
 
   @Index('UQ_outbox_message_event_id', { unique: true })
   @Column({ name: 'event_id', type: 'varchar', length: 128 })
-  eventId: string;
+  eventId!: string;
 
   @Column({ name: 'event_type', type: 'varchar', length: 255 })
-  eventType: string;
+  eventType!: string;
 
   @Column({ type: 'jsonb' })
-  envelope: EventEnvelope;
+  envelope!: EventEnvelope;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   /** When the broker confirmed it; null while unsent. */
   @Column({ name: 'sent_at', type: 'timestamptz', nullable: true })
-  sentAt: Date | null;
+  sentAt!: Date | null;
 
   /** Failed publish attempts, for operators looking at a stuck row. */
   @Column({ type: 'int', default: 0 })
-  attempts: number;
+  attempts!: number;
 
   @Column({ name: 'last_error', type: 'text', nullable: true })
-  lastError: string | null;
+  lastError!: string | null;
 
   /** A relay instance holds the row until then while it publishes it (a crashed relay's lease runs out). */
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
-  lockedUntil: Date | null;
+  lockedUntil!: Date | null;
 }

@@ -133,6 +133,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
               (EXTRACT(EPOCH FROM (now() - min("created_at"))) * 1000)::float8 AS "oldest_age_ms"
          FROM ${this.table} WHERE "sent_at" IS NULL`,
     );
+    if (!row) throw new Error(`Outbox lag query on ${this.table} returned no row`);
     return { unsent: row.unsent, oldestUnsentAgeMs: row.oldest_age_ms === null ? null : Math.max(0, row.oldest_age_ms) };
   }
 
@@ -190,13 +191,16 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     const parked: string[] = [];
     let firstError: unknown;
     results.forEach((result, i) => {
-      if (result.status === 'fulfilled') return sent.push(rows[i].id);
+      // allSettled keeps one result per row, in order: a missing row is a bug here.
+      const row = rows[i];
+      if (!row) throw new Error(`Outbox relay: no claimed row for publish result ${i}`);
+      if (result.status === 'fulfilled') return sent.push(row.id);
       if (result.reason instanceof InvalidEventEnvelopeError) {
-        this.log.error({ err: result.reason, outboxId: rows[i].id }, 'Outbox row can never be published; parked');
-        return parked.push(rows[i].id);
+        this.log.error({ err: result.reason, outboxId: row.id }, 'Outbox row can never be published; parked');
+        return parked.push(row.id);
       }
       firstError ??= result.reason;
-      failed.push(rows[i].id);
+      failed.push(row.id);
     });
 
     if (sent.length > 0) {

@@ -7,12 +7,12 @@ import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'processed_event' })
 export class ProcessedEvent {
   @PrimaryColumn({ type: 'varchar', length: 200 })
-  consumer: string;
+  consumer!: string;
 
   @PrimaryColumn({ name: 'event_id', type: 'varchar', length: 128 })
-  eventId: string;
+  eventId!: string;
 
   @CreateDateColumn({ name: 'processed_at', type: 'timestamptz' })
-  processedAt: Date;
+  processedAt!: Date;
 }
 

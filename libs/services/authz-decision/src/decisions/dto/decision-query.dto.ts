@@ -12,11 +12,11 @@ export class DecisionQueryDto {
   @IsObject()
   @ValidateNested()
   @Type(() => ResourceDescriptorDto)
-  resource: ResourceDescriptorDto;
+  resource!: ResourceDescriptorDto;
 
   @ApiProperty({ enum: AUTHORIZATION_ACTIONS })
   @IsEnum(AuthorizationAction, { message: `action must be one of ${AUTHORIZATION_ACTIONS.join(', ')}` })
-  action: AuthorizationAction;
+  action!: AuthorizationAction;
 }
 
 export class DecisionBatchDto {
@@ -27,5 +27,5 @@ export class DecisionBatchDto {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_DECISION_BATCH, { message: `a batch holds at most ${MAX_DECISION_BATCH} items` })
   @Type(() => DecisionQueryDto)
-  items: DecisionQueryDto[];
+  items!: DecisionQueryDto[];
 }

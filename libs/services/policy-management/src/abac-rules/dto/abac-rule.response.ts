@@ -5,25 +5,25 @@ import { AbacRuleEntity } from '../../policy-store';
 import { namedCondition, namedVerdict } from '../abac-rule.mapping';
 
 export class AbacConditionResponse {
-  @ApiProperty({ enum: ABAC_FIELD_NAMES }) field: AbacFieldName | number;
-  @ApiProperty({ enum: ABAC_OPERATOR_NAMES }) operator: AbacOperatorName | number;
+  @ApiProperty({ enum: ABAC_FIELD_NAMES }) field!: AbacFieldName | number;
+  @ApiProperty({ enum: ABAC_OPERATOR_NAMES }) operator!: AbacOperatorName | number;
   @ApiPropertyOptional({ description: 'Absent for Exists/NotExists.' }) value?: AbacValue;
 }
 
 export class AbacRuleResponse {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
-  @ApiProperty() priority: number;
-  @ApiProperty({ enum: ABAC_VERDICT_NAMES }) verdict: AbacVerdictName | number;
-  @ApiProperty({ type: [AbacConditionResponse] }) conditions: AbacConditionResponse[];
-  @ApiProperty({ enum: AuthorizationAction, isArray: true }) actions: string[];
-  @ApiProperty({ type: [String] }) modules: string[];
-  @ApiProperty({ type: [String] }) resourceTypes: string[];
-  @ApiProperty({ type: [String] }) obligations: string[];
-  @ApiProperty() enabled: boolean;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty() priority!: number;
+  @ApiProperty({ enum: ABAC_VERDICT_NAMES }) verdict!: AbacVerdictName | number;
+  @ApiProperty({ type: [AbacConditionResponse] }) conditions!: AbacConditionResponse[];
+  @ApiProperty({ enum: AuthorizationAction, isArray: true }) actions!: string[];
+  @ApiProperty({ type: [String] }) modules!: string[];
+  @ApiProperty({ type: [String] }) resourceTypes!: string[];
+  @ApiProperty({ type: [String] }) obligations!: string[];
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty() updatedAt!: string;
 
   static of(rule: AbacRuleEntity): AbacRuleResponse {
     return {
@@ -45,5 +45,5 @@ export class AbacRuleResponse {
 }
 
 export class AbacRulePage extends PageMeta {
-  @ApiProperty({ type: [AbacRuleResponse] }) items: AbacRuleResponse[];
+  @ApiProperty({ type: [AbacRuleResponse] }) items!: AbacRuleResponse[];
 }

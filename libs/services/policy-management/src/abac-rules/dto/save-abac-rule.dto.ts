@@ -50,11 +50,11 @@ class AbacConditionValueConstraint implements ValidatorConstraintInterface {
 export class AbacConditionDto {
   @ApiProperty({ enum: ABAC_FIELD_NAMES, description: 'The fact tested (see docs/abac-rules.md for each type).' })
   @IsIn(ABAC_FIELD_NAMES, { message: `field must be one of: ${ABAC_FIELD_NAMES.join(', ')}` })
-  field: AbacFieldName;
+  field!: AbacFieldName;
 
   @ApiProperty({ enum: ABAC_OPERATOR_NAMES })
   @IsIn(ABAC_OPERATOR_NAMES, { message: `operator must be one of: ${ABAC_OPERATOR_NAMES.join(', ')}` })
-  operator: AbacOperatorName;
+  operator!: AbacOperatorName;
 
   @ApiPropertyOptional({
     description: "A value of the field's type; an array of them for In/NotIn; absent for Exists/NotExists.",
@@ -84,7 +84,7 @@ export class SaveAbacRuleDto {
   @IsString()
   @Matches(NOT_BLANK, { message: 'name must not be blank' })
   @MaxLength(L.name)
-  name: string;
+  name!: string;
 
   @ApiPropertyOptional({ maxLength: L.description, nullable: true, type: String })
   @IsOptional()
@@ -96,11 +96,11 @@ export class SaveAbacRuleDto {
   @IsInt()
   @Min(0)
   @Max(L.priorityMax)
-  priority: number;
+  priority!: number;
 
   @ApiProperty({ enum: ABAC_VERDICT_NAMES })
   @IsIn(ABAC_VERDICT_NAMES, { message: `verdict must be one of: ${ABAC_VERDICT_NAMES.join(', ')}` })
-  verdict: AbacVerdictName;
+  verdict!: AbacVerdictName;
 
   @ApiPropertyOptional({ type: [AbacConditionDto], maxItems: L.conditions, description: 'All must hold; none: the rule matches every request it applies to.' })
   @IsOptional()

@@ -9,7 +9,7 @@ export class CreateDelegationDto {
   @IsNotEmpty()
   @MaxLength(255)
   @Matches(/^\S(.*\S)?$/, { message: 'actor must not start or end with whitespace' })
-  actor: string;
+  actor!: string;
 
   @ApiProperty({ type: [String], minItems: 1, maxItems: MAX_DELEGATED_CODES, example: ['authorization.role.view'] })
   @IsArray()
@@ -18,11 +18,11 @@ export class CreateDelegationDto {
   @ArrayUnique()
   @IsString({ each: true })
   @MaxLength(200, { each: true })
-  permissionCodes: string[];
+  permissionCodes!: string[];
 
   @ApiProperty({ format: 'date-time', description: 'Absolute end; in the future and at most 30 days ahead.' })
   @IsISO8601({ strict: true })
-  expiresAt: string;
+  expiresAt!: string;
 
   @ApiPropertyOptional({ maxLength: 1000 })
   @IsOptional()

@@ -4,15 +4,15 @@ import { DelegatedGrantEntity } from '../../policy-store/entities/delegated-gran
 import { delegationStatus, DelegationStatus } from '../delegation-window';
 
 export class DelegationResponse {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() delegator: string;
-  @ApiProperty() actor: string;
-  @ApiProperty({ type: [String] }) permissionCodes: string[];
-  @ApiProperty({ format: 'date-time' }) expiresAt: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) reason: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) revokedAt: string | null;
-  @ApiProperty({ format: 'date-time' }) createdAt: string;
-  @ApiProperty({ enum: ['active', 'expired', 'revoked'] }) status: DelegationStatus;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() delegator!: string;
+  @ApiProperty() actor!: string;
+  @ApiProperty({ type: [String] }) permissionCodes!: string[];
+  @ApiProperty({ format: 'date-time' }) expiresAt!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) reason!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, format: 'date-time' }) revokedAt!: string | null;
+  @ApiProperty({ format: 'date-time' }) createdAt!: string;
+  @ApiProperty({ enum: ['active', 'expired', 'revoked'] }) status!: DelegationStatus;
 
   static of(grant: DelegatedGrantEntity, now = new Date()): DelegationResponse {
     return {
@@ -30,5 +30,5 @@ export class DelegationResponse {
 }
 
 export class DelegationPage extends PageMeta {
-  @ApiProperty({ type: [DelegationResponse] }) items: DelegationResponse[];
+  @ApiProperty({ type: [DelegationResponse] }) items!: DelegationResponse[];
 }

@@ -3,12 +3,12 @@ import { FeatureDefinitionEntity, FeatureOverrideEntity } from '../../policy-sto
 
 /** A feature as the caller's tenant sees it. */
 export class FeatureResponse {
-  @ApiProperty() code: string;
-  @ApiProperty() description: string;
-  @ApiProperty({ description: 'The default of every tenant without override.' }) globalDefault: boolean;
+  @ApiProperty() code!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty({ description: 'The default of every tenant without override.' }) globalDefault!: boolean;
   @ApiProperty({ nullable: true, type: Boolean, description: "The caller's tenant override; null: none, the default applies." })
-  tenantOverride: boolean | null;
-  @ApiProperty({ description: 'What the Feature evaluator decides with for this tenant: override, else default.' }) effective: boolean;
+  tenantOverride!: boolean | null;
+  @ApiProperty({ description: 'What the Feature evaluator decides with for this tenant: override, else default.' }) effective!: boolean;
 
   static of(definition: FeatureDefinitionEntity, override: FeatureOverrideEntity | null | undefined): FeatureResponse {
     const tenantOverride = override ? override.enabled : null;
@@ -23,5 +23,5 @@ export class FeatureResponse {
 }
 
 export class FeatureList {
-  @ApiProperty({ type: [FeatureResponse] }) items: FeatureResponse[];
+  @ApiProperty({ type: [FeatureResponse] }) items!: FeatureResponse[];
 }

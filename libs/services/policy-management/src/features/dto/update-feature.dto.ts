@@ -8,12 +8,12 @@ export type FeatureScope = (typeof FEATURE_SCOPES)[number];
 export class UpdateFeatureDto {
   @ApiProperty()
   @IsBoolean()
-  enabled: boolean;
+  enabled!: boolean;
 
   @ApiProperty({
     enum: FEATURE_SCOPES,
     description: "`tenant`: the caller's tenant override. `global`: the default of every tenant without override; also needs authorization.feature-default.update.",
   })
   @IsIn(FEATURE_SCOPES, { message: `scope must be one of: ${FEATURE_SCOPES.join(', ')}` })
-  scope: FeatureScope;
+  scope!: FeatureScope;
 }

@@ -31,16 +31,16 @@ export class EffectiveFieldPolicyQuery {
   @IsString()
   @Length(1, 60)
   @Matches(CODE_SEGMENT)
-  module: string;
+  module!: string;
 
   @ApiProperty({ maxLength: 60 })
   @IsString()
   @Length(1, 60)
   @Matches(CODE_SEGMENT)
-  resourceType: string;
+  resourceType!: string;
 
   @ApiProperty({ maxLength: 255, description: 'The user subject whose roles are combined.' })
   @IsString()
   @Length(1, 255)
-  subject: string;
+  subject!: string;
 }

@@ -12,25 +12,25 @@ export class PutFieldPolicyDto {
   @IsString()
   @Length(1, 60)
   @Matches(CODE_SEGMENT, { message: 'module must be a lower-case code (a-z, 0-9, -)' })
-  module: string;
+  module!: string;
 
   @ApiProperty({ maxLength: 60, example: 'invoice' })
   @IsString()
   @Length(1, 60)
   @Matches(CODE_SEGMENT, { message: 'resourceType must be a lower-case code (a-z, 0-9, -)' })
-  resourceType: string;
+  resourceType!: string;
 
   @ApiProperty({ maxLength: 100, example: 'client.taxId' })
   @IsString()
   @Length(1, 100)
   @Matches(FIELD_PATH, { message: 'field must be a field path (letters, digits, _, -, dots between segments)' })
-  field: string;
+  field!: string;
 
   @ApiProperty({ format: 'uuid' })
   @IsUUID()
-  roleId: string;
+  roleId!: string;
 
   @ApiProperty({ enum: FIELD_EFFECT_NAMES })
   @IsIn(FIELD_EFFECT_NAMES)
-  effect: FieldEffectName;
+  effect!: FieldEffectName;
 }

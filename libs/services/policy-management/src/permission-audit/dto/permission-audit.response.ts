@@ -4,49 +4,49 @@ import { PolicyChangeLogEntity } from '../../policy-store/entities/policy-change
 import { DECISION_OUTCOMES } from './decision-audit.query';
 
 export class AuditedEvaluationResponse {
-  @ApiProperty({ enum: ['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature'] }) evaluator: string;
-  @ApiProperty({ enum: ['Allow', 'Deny', 'Neutral'] }) verdict: string;
-  @ApiProperty() reason: string;
+  @ApiProperty({ enum: ['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature'] }) evaluator!: string;
+  @ApiProperty({ enum: ['Allow', 'Deny', 'Neutral'] }) verdict!: string;
+  @ApiProperty() reason!: string;
 }
 
 /** One audited decision, as authz-decision keeps it. */
 export class DecisionAuditItemResponse {
-  @ApiProperty({ format: 'uuid' }) decisionId: string;
-  @ApiProperty({ format: 'date-time' }) decidedAt: string;
-  @ApiProperty() tenantId: string;
-  @ApiProperty({ enum: ['user', 'application', 'delegated'] }) callerKind: string;
-  @ApiProperty() subject: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) clientId: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) actor: string | null;
-  @ApiProperty() action: string;
-  @ApiProperty() module: string;
-  @ApiProperty() resourceType: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) resourceId: string | null;
-  @ApiProperty({ type: Object, description: 'status, amount, sensitivity, owner, officeId as sent' }) resourceFacts: Record<string, unknown>;
-  @ApiProperty({ enum: DECISION_OUTCOMES }) outcome: string;
-  @ApiProperty({ type: [AuditedEvaluationResponse] }) evaluations: AuditedEvaluationResponse[];
-  @ApiProperty() cached: boolean;
-  @ApiProperty() latencyMs: number;
-  @ApiPropertyOptional({ nullable: true, type: String }) correlationId: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'Set when it failed closed for an infrastructure reason' }) failure: string | null;
+  @ApiProperty({ format: 'uuid' }) decisionId!: string;
+  @ApiProperty({ format: 'date-time' }) decidedAt!: string;
+  @ApiProperty() tenantId!: string;
+  @ApiProperty({ enum: ['user', 'application', 'delegated'] }) callerKind!: string;
+  @ApiProperty() subject!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) clientId!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String }) actor!: string | null;
+  @ApiProperty() action!: string;
+  @ApiProperty() module!: string;
+  @ApiProperty() resourceType!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) resourceId!: string | null;
+  @ApiProperty({ type: Object, description: 'status, amount, sensitivity, owner, officeId as sent' }) resourceFacts!: Record<string, unknown>;
+  @ApiProperty({ enum: DECISION_OUTCOMES }) outcome!: string;
+  @ApiProperty({ type: [AuditedEvaluationResponse] }) evaluations!: AuditedEvaluationResponse[];
+  @ApiProperty() cached!: boolean;
+  @ApiProperty() latencyMs!: number;
+  @ApiPropertyOptional({ nullable: true, type: String }) correlationId!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Set when it failed closed for an infrastructure reason' }) failure!: string | null;
 }
 
 export class DecisionAuditPage extends PageMeta {
-  @ApiProperty({ type: [DecisionAuditItemResponse] }) items: DecisionAuditItemResponse[];
+  @ApiProperty({ type: [DecisionAuditItemResponse] }) items!: DecisionAuditItemResponse[];
 }
 
 export class PolicyChangeResponse {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'null: a global change (feature default) shown to every tenant' }) tenantId: string | null;
-  @ApiProperty() actor: string;
-  @ApiProperty({ enum: ['user', 'application', 'delegated'] }) actorKind: string;
-  @ApiProperty({ example: 'role.created' }) change: string;
-  @ApiProperty() targetType: string;
-  @ApiProperty() targetId: string;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'null: a global change (feature default) shown to every tenant' }) tenantId!: string | null;
+  @ApiProperty() actor!: string;
+  @ApiProperty({ enum: ['user', 'application', 'delegated'] }) actorKind!: string;
+  @ApiProperty({ example: 'role.created' }) change!: string;
+  @ApiProperty() targetType!: string;
+  @ApiProperty() targetId!: string;
   @ApiPropertyOptional({ nullable: true }) before: unknown;
   @ApiPropertyOptional({ nullable: true }) after: unknown;
-  @ApiPropertyOptional({ nullable: true, type: String }) correlationId: string | null;
-  @ApiProperty({ format: 'date-time' }) occurredAt: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) correlationId!: string | null;
+  @ApiProperty({ format: 'date-time' }) occurredAt!: string;
 
   static of(row: PolicyChangeLogEntity): PolicyChangeResponse {
     return {
@@ -66,5 +66,5 @@ export class PolicyChangeResponse {
 }
 
 export class PolicyChangePage extends PageMeta {
-  @ApiProperty({ type: [PolicyChangeResponse] }) items: PolicyChangeResponse[];
+  @ApiProperty({ type: [PolicyChangeResponse] }) items!: PolicyChangeResponse[];
 }

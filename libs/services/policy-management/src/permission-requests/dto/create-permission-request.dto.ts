@@ -13,17 +13,17 @@ export class CreatePermissionRequestDto {
   @ArrayUnique()
   @IsString({ each: true })
   @MaxLength(200, { each: true })
-  permissionCodes: string[];
+  permissionCodes!: string[];
 
   @ApiProperty({ minimum: MIN_REQUEST_SECONDS, maximum: MAX_REQUEST_SECONDS, description: 'How long the grant runs from the instant of approval.' })
   @IsInt()
   @Min(MIN_REQUEST_SECONDS)
   @Max(MAX_REQUEST_SECONDS)
-  durationSeconds: number;
+  durationSeconds!: number;
 
   @ApiProperty({ minLength: 1, maxLength: 1000 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(1000)
-  reason: string;
+  reason!: string;
 }

@@ -22,33 +22,33 @@ function IsAbacValue(options?: ValidationOptions): PropertyDecorator {
 }
 
 export class SimulatedRoleBindingDto {
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(255) subject: string;
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) roleName: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(255) subject!: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) roleName!: string;
 }
 
 export class SimulatedRolePermissionDto {
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) roleName: string;
-  @ApiProperty({ example: 'cases.case.view' }) @IsString() @MinLength(1) @MaxLength(200) permissionCode: string;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) roleName!: string;
+  @ApiProperty({ example: 'cases.case.view' }) @IsString() @MinLength(1) @MaxLength(200) permissionCode!: string;
 }
 
 export class SimulatedAbacConditionDto {
-  @ApiProperty({ description: 'AbacField integer (resource 1-5, caller 10-14)' }) @IsInt() @Min(1) field: number;
-  @ApiProperty({ description: 'AbacOperator integer (Equals=1 ... NotExists=10)' }) @IsInt() @Min(1) operator: number;
+  @ApiProperty({ description: 'AbacField integer (resource 1-5, caller 10-14)' }) @IsInt() @Min(1) field!: number;
+  @ApiProperty({ description: 'AbacOperator integer (Equals=1 ... NotExists=10)' }) @IsInt() @Min(1) operator!: number;
   @ApiPropertyOptional({ description: 'string, number, boolean or a list of them' }) @IsOptional() @IsAbacValue() value?: string | number | boolean | Array<string | number | boolean>;
 }
 
 export class SimulatedAbacRuleDto {
   @ApiPropertyOptional({ description: 'Defaults to simulated-{n}' }) @IsOptional() @IsString() @MinLength(1) @MaxLength(100) id?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MinLength(1) @MaxLength(200) name?: string;
-  @ApiProperty() @IsInt() priority: number;
-  @ApiProperty({ enum: [1, 2], description: '1 Allow, 2 Deny' }) @IsIn([1, 2], { message: 'verdict must be 1 (Allow) or 2 (Deny)' }) verdict: number;
+  @ApiProperty() @IsInt() priority!: number;
+  @ApiProperty({ enum: [1, 2], description: '1 Allow, 2 Deny' }) @IsIn([1, 2], { message: 'verdict must be 1 (Allow) or 2 (Deny)' }) verdict!: number;
 
   @ApiProperty({ type: [SimulatedAbacConditionDto] })
   @IsArray()
   @ArrayMaxSize(50)
   @IsObject({ each: true }) @ValidateNested({ each: true })
   @Type(() => SimulatedAbacConditionDto)
-  conditions: SimulatedAbacConditionDto[];
+  conditions!: SimulatedAbacConditionDto[];
 
   @ApiPropertyOptional({ enum: AUTHORIZATION_ACTIONS, isArray: true })
   @IsOptional()
@@ -82,8 +82,8 @@ export class SimulatedAbacChangesDto {
 }
 
 export class SimulatedFeatureDto {
-  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) code: string;
-  @ApiProperty() @IsBoolean() enabled: boolean;
+  @ApiProperty() @IsString() @MinLength(1) @MaxLength(100) code!: string;
+  @ApiProperty() @IsBoolean() enabled!: boolean;
 }
 
 /** Proposed changes applied on top of the stored policy for a simulation; nothing is written. */

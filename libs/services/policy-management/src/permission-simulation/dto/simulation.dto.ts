@@ -19,11 +19,11 @@ export class SimulatedRequestDto {
   @IsObject()
   @ValidateNested()
   @Type(() => SimulatedResourceDto)
-  resource: SimulatedResourceDto;
+  resource!: SimulatedResourceDto;
 
   @ApiProperty({ enum: AUTHORIZATION_ACTIONS })
   @IsEnum(AuthorizationAction, { message: `action must be one of ${AUTHORIZATION_ACTIONS.join(', ')}` })
-  action: AuthorizationAction;
+  action!: AuthorizationAction;
 }
 
 export class EvaluateSimulationDto {
@@ -31,14 +31,14 @@ export class EvaluateSimulationDto {
   @IsString()
   @MinLength(1)
   @MaxLength(255)
-  subject: string;
+  subject!: string;
 
   @ApiProperty({ type: SimulatedRequestDto })
   @IsDefined()
   @IsObject()
   @ValidateNested()
   @Type(() => SimulatedRequestDto)
-  request: SimulatedRequestDto;
+  request!: SimulatedRequestDto;
 
   @ApiPropertyOptional({ type: PolicyOverlayDto })
   @IsOptional()

@@ -20,47 +20,47 @@ export interface AbacConditionRecord {
 @Index('ix_abac_rule_tenant_priority', ['tenantId', 'priority', 'id'])
 export class AbacRuleEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ type: 'varchar', length: 200 })
-  name: string;
+  name!: string;
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
-  description: string | null;
+  description!: string | null;
 
   /** Ascending: 1 is tried before 2; ties broken by id. */
   @Column({ type: 'integer' })
-  priority: number;
+  priority!: number;
 
   /** `AbacVerdict`: 1 Allow, 2 Deny (`ck_abac_rule_verdict`). */
   @Column({ type: 'smallint' })
-  verdict: number;
+  verdict!: number;
 
   @Column({ type: 'jsonb', default: () => `'[]'` })
-  conditions: AbacConditionRecord[];
+  conditions!: AbacConditionRecord[];
 
   @Column({ type: 'text', array: true, default: () => `'{}'` })
-  actions: string[];
+  actions!: string[];
 
   @Column({ type: 'text', array: true, default: () => `'{}'` })
-  modules: string[];
+  modules!: string[];
 
   @Column({ name: 'resource_types', type: 'text', array: true, default: () => `'{}'` })
-  resourceTypes: string[];
+  resourceTypes!: string[];
 
   /** Obligations the caller must honour when this rule allows. */
   @Column({ type: 'text', array: true, default: () => `'{}'` })
-  obligations: string[];
+  obligations!: string[];
 
   @Column({ type: 'boolean', default: true })
-  enabled: boolean;
+  enabled!: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 }

@@ -9,30 +9,30 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 @Index('ix_delegated_grant_actor', ['tenantId', 'actor'])
 export class DelegatedGrantEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   /** The subject whose authority is delegated. */
   @Column({ type: 'varchar', length: 255 })
-  delegator: string;
+  delegator!: string;
 
   @Column({ type: 'varchar', length: 255 })
-  actor: string;
+  actor!: string;
 
   @Column({ name: 'permission_codes', type: 'text', array: true })
-  permissionCodes: string[];
+  permissionCodes!: string[];
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
-  expiresAt: Date;
+  expiresAt!: Date;
 
   @Column({ type: 'varchar', length: 1000, nullable: true })
-  reason: string | null;
+  reason!: string | null;
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
-  revokedAt: Date | null;
+  revokedAt!: Date | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 }

@@ -4,17 +4,17 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } fro
 @Entity({ name: 'feature_definition' })
 export class FeatureDefinitionEntity {
   @PrimaryColumn({ type: 'varchar', length: 100 })
-  code: string;
+  code!: string;
 
   @Column({ type: 'varchar', length: 500 })
-  description: string;
+  description!: string;
 
   @Column({ name: 'default_enabled', type: 'boolean' })
-  defaultEnabled: boolean;
+  defaultEnabled!: boolean;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 }

@@ -7,17 +7,17 @@ import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 @Entity({ name: 'feature_override' })
 export class FeatureOverrideEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @PrimaryColumn({ name: 'feature_code', type: 'varchar', length: 100 })
-  featureCode: string;
+  featureCode!: string;
 
   @Column({ type: 'boolean' })
-  enabled: boolean;
+  enabled!: boolean;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 
   @Column({ name: 'updated_by', type: 'varchar', length: 255 })
-  updatedBy: string;
+  updatedBy!: string;
 }

@@ -15,35 +15,35 @@ export enum FieldPolicyEffect {
 @Index('uq_field_policy', ['tenantId', 'module', 'resourceType', 'field', 'roleId'], { unique: true })
 export class FieldPolicyEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ type: 'varchar', length: 60 })
-  module: string;
+  module!: string;
 
   @Column({ name: 'resource_type', type: 'varchar', length: 60 })
-  resourceType: string;
+  resourceType!: string;
 
   @Column({ type: 'varchar', length: 100 })
-  field: string;
+  field!: string;
 
   @Column({ name: 'role_id', type: 'uuid' })
-  roleId: string;
+  roleId!: string;
 
   @Column({ name: 'role_name', type: 'varchar', length: 100 })
-  roleName: string;
+  roleName!: string;
 
   @Column({ type: 'smallint' })
-  effect: FieldPolicyEffect;
+  effect!: FieldPolicyEffect;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 
   @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
+  createdBy!: string;
 }

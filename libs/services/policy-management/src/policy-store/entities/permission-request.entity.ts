@@ -13,44 +13,44 @@ export const PERMISSION_REQUEST_STATUSES: readonly PermissionRequestStatus[] = [
 @Index('ix_permission_request_subject', ['tenantId', 'subject'])
 export class PermissionRequestEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ type: 'varchar', length: 255 })
-  subject: string;
+  subject!: string;
 
   @Column({ name: 'permission_codes', type: 'text', array: true })
-  permissionCodes: string[];
+  permissionCodes!: string[];
 
   @Column({ name: 'duration_seconds', type: 'integer' })
-  durationSeconds: number;
+  durationSeconds!: number;
 
   @Column({ type: 'varchar', length: 1000 })
-  reason: string;
+  reason!: string;
 
   @Column({ type: 'varchar', length: 20, default: 'pending' })
-  status: PermissionRequestStatus;
+  status!: PermissionRequestStatus;
 
   @Column({ name: 'decided_by', type: 'varchar', length: 255, nullable: true })
-  decidedBy: string | null;
+  decidedBy!: string | null;
 
   @Column({ name: 'decided_at', type: 'timestamptz', nullable: true })
-  decidedAt: Date | null;
+  decidedAt!: Date | null;
 
   @Column({ name: 'decision_note', type: 'varchar', length: 1000, nullable: true })
-  decisionNote: string | null;
+  decisionNote!: string | null;
 
   @Column({ name: 'grant_id', type: 'uuid', nullable: true })
-  grantId: string | null;
+  grantId!: string | null;
 
   @Column({ name: 'workflow_instance_id', type: 'varchar', length: 200, nullable: true })
-  workflowInstanceId: string | null;
+  workflowInstanceId!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 }

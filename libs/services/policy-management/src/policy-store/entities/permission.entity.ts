@@ -9,23 +9,23 @@ import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, Unique } from
 @Unique('uq_permission_code', ['code'])
 export class PermissionEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ type: 'varchar', length: 200 })
-  code: string;
+  code!: string;
 
   @Column({ type: 'varchar', length: 60 })
-  module: string;
+  module!: string;
 
   @Column({ type: 'varchar', length: 60 })
-  resource: string;
+  resource!: string;
 
   @Column({ type: 'varchar', length: 30 })
-  action: string;
+  action!: string;
 
   @Column({ type: 'varchar', length: 500, nullable: true })
-  description: string | null;
+  description!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 }

@@ -9,25 +9,25 @@ import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 @Index('ix_policy_change_log_tenant_time', ['tenantId', 'occurredAt', 'id'])
 export class PolicyChangeLogEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64, nullable: true })
-  tenantId: string | null;
+  tenantId!: string | null;
 
   @Column({ type: 'varchar', length: 255 })
-  actor: string;
+  actor!: string;
 
   @Column({ name: 'actor_kind', type: 'varchar', length: 20 })
-  actorKind: string;
+  actorKind!: string;
 
   @Column({ type: 'varchar', length: 80 })
-  change: string;
+  change!: string;
 
   @Column({ name: 'target_type', type: 'varchar', length: 60 })
-  targetType: string;
+  targetType!: string;
 
   @Column({ name: 'target_id', type: 'varchar', length: 255 })
-  targetId: string;
+  targetId!: string;
 
   @Column({ type: 'jsonb', nullable: true })
   before: unknown;
@@ -36,8 +36,8 @@ export class PolicyChangeLogEntity {
   after: unknown;
 
   @Column({ name: 'correlation_id', type: 'varchar', length: 128, nullable: true })
-  correlationId: string | null;
+  correlationId!: string | null;
 
   @Column({ name: 'occurred_at', type: 'timestamptz', default: () => 'now()' })
-  occurredAt: Date;
+  occurredAt!: Date;
 }

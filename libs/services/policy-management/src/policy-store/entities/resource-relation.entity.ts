@@ -15,30 +15,30 @@ export const RELATION_SUBJECT_KINDS: readonly RelationSubjectKind[] = ['user', '
 @Index('ix_resource_relation_resource', ['tenantId', 'resourceType', 'resourceId'])
 export class ResourceRelationEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   /** A user subject, or a role name when `subjectKind` is `role`. */
   @Column({ type: 'varchar', length: 255 })
-  subject: string;
+  subject!: string;
 
   @Column({ name: 'subject_kind', type: 'varchar', length: 10, default: 'user' })
-  subjectKind: RelationSubjectKind;
+  subjectKind!: RelationSubjectKind;
 
   @Column({ name: 'resource_type', type: 'varchar', length: 60 })
-  resourceType: string;
+  resourceType!: string;
 
   @Column({ name: 'resource_id', type: 'varchar', length: 200 })
-  resourceId: string;
+  resourceId!: string;
 
   @Column({ type: 'varchar', length: 20 })
-  relation: ResourceRelationName;
+  relation!: ResourceRelationName;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
+  createdBy!: string;
 }

@@ -11,27 +11,27 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm'
 @Index('ix_role_permission_tenant_role', ['tenantId', 'roleName'])
 export class RolePermissionEntity {
   @PrimaryColumn({ name: 'role_id', type: 'uuid' })
-  roleId: string;
+  roleId!: string;
 
   @PrimaryColumn({ name: 'permission_id', type: 'uuid' })
-  permissionId: string;
+  permissionId!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ name: 'role_name', type: 'varchar', length: 100 })
-  roleName: string;
+  roleName!: string;
 
   @Column({ name: 'permission_code', type: 'varchar', length: 200 })
-  permissionCode: string;
+  permissionCode!: string;
 
   /** Menu module code: the permission's module. */
   @Column({ type: 'varchar', length: 60 })
-  module: string;
+  module!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
+  createdBy!: string;
 }

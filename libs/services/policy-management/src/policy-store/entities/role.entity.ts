@@ -17,24 +17,24 @@ export const ROLE_DATA_SCOPES: readonly RoleDataScope[] = ['tenant', 'office', '
 @Index('uq_role_tenant_name', ['tenantId', 'name'], { unique: true })
 export class RoleEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ type: 'varchar', length: 100 })
-  name: string;
+  name!: string;
 
   @Column({ type: 'varchar', length: 500, nullable: true })
-  description: string | null;
+  description!: string | null;
 
   /** The rows a permission granted by this role reaches (tenant, office, own, none). */
   @Column({ name: 'data_scope', type: 'varchar', length: 20, default: 'tenant' })
-  dataScope: RoleDataScope;
+  dataScope!: RoleDataScope;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt: Date;
+  updatedAt!: Date;
 }

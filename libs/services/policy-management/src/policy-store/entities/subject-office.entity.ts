@@ -4,14 +4,14 @@ import { CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'subject_office' })
 export class SubjectOfficeEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @PrimaryColumn({ type: 'varchar', length: 255 })
-  subject: string;
+  subject!: string;
 
   @PrimaryColumn({ name: 'office_id', type: 'varchar', length: 100 })
-  officeId: string;
+  officeId!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 }

@@ -11,40 +11,40 @@ import { RoleDataScope } from './role.entity';
 @Index('ix_temporary_grant_subject', ['tenantId', 'subject'])
 export class TemporaryGrantEntity {
   @PrimaryGeneratedColumn('uuid')
-  id: string;
+  id!: string;
 
   @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @Column({ type: 'varchar', length: 255 })
-  subject: string;
+  subject!: string;
 
   @Column({ name: 'permission_codes', type: 'text', array: true })
-  permissionCodes: string[];
+  permissionCodes!: string[];
 
   /** Row scope of the grant; null means the decision core's documented default. */
   @Column({ name: 'data_scope', type: 'varchar', length: 20, nullable: true })
-  dataScope: RoleDataScope | null;
+  dataScope!: RoleDataScope | null;
 
   @Column({ type: 'varchar', length: 1000 })
-  reason: string;
+  reason!: string;
 
   @Column({ name: 'expires_at', type: 'timestamptz' })
-  expiresAt: Date;
+  expiresAt!: Date;
 
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
-  revokedAt: Date | null;
+  revokedAt!: Date | null;
 
   /** Where the grant comes from, e.g. `permission-request`. */
   @Column({ type: 'varchar', length: 50 })
-  source: string;
+  source!: string;
 
   @Column({ name: 'source_id', type: 'varchar', length: 200, nullable: true })
-  sourceId: string | null;
+  sourceId!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
+  createdBy!: string;
 }

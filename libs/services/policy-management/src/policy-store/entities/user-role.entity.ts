@@ -9,20 +9,20 @@ import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'user_role' })
 export class UserRoleEntity {
   @PrimaryColumn({ name: 'tenant_id', type: 'varchar', length: 64 })
-  tenantId: string;
+  tenantId!: string;
 
   @PrimaryColumn({ type: 'varchar', length: 255 })
-  subject: string;
+  subject!: string;
 
   @PrimaryColumn({ name: 'role_id', type: 'uuid' })
-  roleId: string;
+  roleId!: string;
 
   @Column({ name: 'role_name', type: 'varchar', length: 100 })
-  roleName: string;
+  roleName!: string;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt: Date;
+  createdAt!: Date;
 
   @Column({ name: 'created_by', type: 'varchar', length: 255 })
-  createdBy: string;
+  createdBy!: string;
 }

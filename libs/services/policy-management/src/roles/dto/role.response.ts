@@ -3,12 +3,12 @@ import { PageMeta } from '@lp/platform/http';
 import { ROLE_DATA_SCOPES, RoleDataScope, RoleEntity } from '../../policy-store/entities/role.entity';
 
 export class RoleResponse {
-  @ApiProperty({ format: 'uuid' }) id: string;
-  @ApiProperty() name: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) description: string | null;
-  @ApiProperty({ enum: ROLE_DATA_SCOPES }) dataScope: RoleDataScope;
-  @ApiProperty() createdAt: string;
-  @ApiProperty() updatedAt: string;
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() name!: string;
+  @ApiPropertyOptional({ nullable: true, type: String }) description!: string | null;
+  @ApiProperty({ enum: ROLE_DATA_SCOPES }) dataScope!: RoleDataScope;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty() updatedAt!: string;
 
   static of(role: RoleEntity): RoleResponse {
     return {
@@ -23,5 +23,5 @@ export class RoleResponse {
 }
 
 export class RolePage extends PageMeta {
-  @ApiProperty({ type: [RoleResponse] }) items: RoleResponse[];
+  @ApiProperty({ type: [RoleResponse] }) items!: RoleResponse[];
 }

@@ -19,7 +19,7 @@ export class SaveRoleDto {
   @IsString()
   @Length(1, 100)
   @Matches(ROLE_NAME_PATTERN, { message: 'name must start with a letter or digit and contain only letters, digits, spaces, ".", "_" and "-"' })
-  name: string;
+  name!: string;
 
   @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String })
   @IsOptional()
