@@ -31,6 +31,8 @@ function dependencyRules({ testing }) {
     { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts'] },
     { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts', 'type:testing'] },
     { sourceTag: 'type:bench', onlyDependOnLibsWithTags: ['type:fleet', 'type:service', 'type:guard', 'type:platform', 'type:contracts', 'type:testing'] },
+    // tools/: the operator's commands (token, start-fleet) and the test tooling.
+    { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['type:fleet', 'type:platform', 'type:contracts', 'type:testing'] },
     { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared', 'scope:platform'] },
     { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['scope:platform', 'scope:shared'] },
     ...serviceScopes.map((scope) => ({ sourceTag: `scope:${scope}`, onlyDependOnLibsWithTags: scopes(`scope:${scope}`) })),

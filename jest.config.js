@@ -1,15 +1,26 @@
 /**
- * One Jest run over the whole workspace. Unit specs (*.spec.ts) sit beside the code;
- * integration specs (*.int-spec.ts) need PostgreSQL, RabbitMQ or Redis: the global setup
- * probes them and, under CI=true, fails when one is missing instead of skipping.
+ * Jest over the workspace, or over one Nx project's specs of one kind (the `test` and `test-int`
+ * targets set JEST_PROJECT_ROOT and JEST_KIND). Unit specs (*.spec.ts) sit beside the code;
+ * integration specs (*.int-spec.ts) and end-to-end specs (*.e2e.spec.ts) need PostgreSQL, RabbitMQ
+ * or Redis, or start processes: the global setup probes the servers and, under CI=true, fails when
+ * one is missing instead of skipping.
  */
 const { pathsToModuleNameMapper } = require('./tools/jest/paths');
+
+const KINDS = {
+  unit: { testMatch: ['**/*.spec.ts'], testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.spec\\.ts$'] },
+  int: { testMatch: ['**/*.int-spec.ts', '**/*.e2e.spec.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+  all: { testMatch: ['**/*.spec.ts', '**/*.int-spec.ts'], testPathIgnorePatterns: ['/node_modules/'] },
+};
+const kind = KINDS[process.env.JEST_KIND || 'all'];
+if (!kind) throw new Error(`JEST_KIND must be unit, int or all, got ${process.env.JEST_KIND}`);
+const projectRoot = process.env.JEST_PROJECT_ROOT;
 
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
-  testMatch: ['**/*.spec.ts', '**/*.int-spec.ts'],
+  roots: projectRoot ? [`<rootDir>/${projectRoot}`] : ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'],
+  ...kind,
   transform: { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
   // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest.
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
