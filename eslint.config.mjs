@@ -66,10 +66,7 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        { ...BOUNDARY_OPTIONS, depConstraints: dependencyRules({ testing: false }) },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { ...BOUNDARY_OPTIONS, depConstraints: dependencyRules({ testing: false }) }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },

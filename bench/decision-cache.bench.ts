@@ -250,7 +250,9 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
   const prefix = `bench_cache_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}:`;
   const facts = policyFacts();
 
-  out(`\nDecision cache in-process: miss (lookup + engine.decide + store) vs hit (lookup + DataScope recompute) — ${count} distinct requests per adapter, sequential`);
+  out(
+    `\nDecision cache in-process: miss (lookup + engine.decide + store) vs hit (lookup + DataScope recompute) — ${count} distinct requests per adapter, sequential`,
+  );
   const memoryRevisions = new InMemoryRevisionCounters();
   const inMemory = wire(facts, new InMemoryKeyValueCache({ maxEntries: 2 * (count + warmup) + 10_000 }), memoryRevisions);
   const redisCache = new RedisKeyValueCache({ url: redisUrl, keyPrefix: prefix });
@@ -264,7 +266,10 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const rows = runs.flatMap((r) =>
       (['miss', 'hit'] as const).map((path) => {
         const t = r[path];
-        const s = summarize(t.samples, t.samples.reduce((a, b) => a + b, 0));
+        const s = summarize(
+          t.samples,
+          t.samples.reduce((a, b) => a + b, 0),
+        );
         const mean = (ms: number) => `${((1000 * ms) / r.count).toFixed(1)}`;
         return {
           adapters: r.label,
@@ -364,7 +369,9 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
       ]),
     );
     out(`heap: process.memoryUsage() heapUsed + external delta, each after a ${gc.method}; the requests and decisions were built before the baseline.`);
-    out(`Redis used_memory is server-wide (dbsize ${dbsize} at the peak): other clients writing at the same time would show in the delta; MEMORY USAGE is per key.`);
+    out(
+      `Redis used_memory is server-wide (dbsize ${dbsize} at the peak): other clients writing at the same time would show in the delta; MEMORY USAGE is per key.`,
+    );
     if (deleted < entries) throw new Error(`expected at least ${entries} Redis keys under ${prefix}, deleted ${deleted}`);
   } finally {
     await redisCache.close();

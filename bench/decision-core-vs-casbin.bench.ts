@@ -410,7 +410,13 @@ export async function benchDecisionCoreVsCasbin(options: DecisionCoreVsCasbinOpt
   const count = (answers: Uint8Array) => answers.reduce((s, a) => s + a, 0);
   const perSecond = (requests: number, ms: number) => (requests / ms) * 1000;
   const runs: EngineRun[] = [
-    { engine: 'decision core: engine.decide()', model: 'InMemoryPolicyFacts, 5 standard evaluators', requests: n, decisionsPerSecond: perSecond(n, coreMs), mismatches: 0 },
+    {
+      engine: 'decision core: engine.decide()',
+      model: 'InMemoryPolicyFacts, 5 standard evaluators',
+      requests: n,
+      decisionsPerSecond: perSecond(n, coreMs),
+      mismatches: 0,
+    },
     {
       engine: 'casbin: enforcer.enforce()',
       model: `tuned RBAC-with-domains + ABAC (${rows(tunedPolicy, 'p,')} p rows, ${rows(tunedPolicy, 'g,')} g rows)`,
@@ -448,12 +454,16 @@ export async function benchDecisionCoreVsCasbin(options: DecisionCoreVsCasbinOpt
       `InMemoryPolicyFacts.fromSnapshot; casbin: policy CSV via StringAdapter), so neither shares strings with the generator.`,
   );
   if (canonicalCount < n) {
-    out(`canonical casbin model: the first ${canonicalCount} requests only (each one scans up to ${rows(canonicalPolicy, 'p,')} policy rows); answers checked on all of them.`);
+    out(
+      `canonical casbin model: the first ${canonicalCount} requests only (each one scans up to ${rows(canonicalPolicy, 'p,')} policy rows); answers checked on all of them.`,
+    );
   }
 
   const ratios = { tuned: runs[0]!.decisionsPerSecond / runs[1]!.decisionsPerSecond, canonical: runs[0]!.decisionsPerSecond / runs[2]!.decisionsPerSecond };
   const verdict = (ratio: number) => (ratio >= 5 ? 'PASS' : 'FAIL');
-  out(`\ncore / casbin throughput: ${ratios.tuned.toFixed(1)}x vs the tuned model → ${verdict(ratios.tuned)} (issue requires >= 5x; the tuned model is the stricter reference)`);
+  out(
+    `\ncore / casbin throughput: ${ratios.tuned.toFixed(1)}x vs the tuned model → ${verdict(ratios.tuned)} (issue requires >= 5x; the tuned model is the stricter reference)`,
+  );
   out(`core / casbin throughput: ${ratios.canonical.toFixed(1)}x vs the canonical model → ${verdict(ratios.canonical)}`);
 
   const mismatches = tunedMismatches.length + canonicalMismatches.length;

@@ -44,7 +44,10 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 /** Starts a bench server process and waits for its `ready`. */
 function startServer(kind: 'decision' | 'echo', env: Record<string, string>): Promise<ChildProcess> {
   // fork() reuses this process's execArgv: the same SWC loader, so the child runs the TypeScript as this one does.
-  const child = fork(join(__dirname, 'bench-server.process.ts'), [], { env: { ...process.env, ...env, BENCH_SERVER: kind }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, 'bench-server.process.ts'), [], {
+    env: { ...process.env, ...env, BENCH_SERVER: kind },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
     child.once('message', (message: { ready?: boolean }) => {
@@ -141,7 +144,11 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     // What a guard receives per call, against the same answer with the per-evaluator reasons asked for.
     const lean = JSON.stringify(await decide.call(AuthzRpc.decide, BENCH_DECISION_MESSAGE, { timeoutMs: TIMEOUT_MS })).length;
     const withReasons = JSON.stringify(
-      await decide.call(AuthzRpc.decide, { ...BENCH_DECISION_MESSAGE, payload: { ...BENCH_DECISION_MESSAGE.payload, withReasons: true } }, { timeoutMs: TIMEOUT_MS }),
+      await decide.call(
+        AuthzRpc.decide,
+        { ...BENCH_DECISION_MESSAGE, payload: { ...BENCH_DECISION_MESSAGE.payload, withReasons: true } },
+        { timeoutMs: TIMEOUT_MS },
+      ),
     ).length;
     const echoBytes = JSON.stringify(await echoCall()).length;
     asked += 2;
@@ -153,7 +160,11 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
       [1, options.sizes.c1],
       [64, options.sizes.c64],
     ] as const) {
-      const [echoTimed, decideTimed, platformEchoTimed] = await interleaved([echoCall, ask, platformEchoCall], total, concurrency, { warmup: WARMUP, pids, rounds: ROUNDS });
+      const [echoTimed, decideTimed, platformEchoTimed] = await interleaved([echoCall, ask, platformEchoCall], total, concurrency, {
+        warmup: WARMUP,
+        pids,
+        rounds: ROUNDS,
+      });
       const cpu = (t: Timed, server: 'decision' | 'echo') =>
         [t.cpuMsPerCall, t.byPid?.get(server) ?? 0, t.byProcess?.get('rabbitmq') ?? 0, t.byProcess?.get('postgres') ?? 0, t.byProcess?.get('redis') ?? 0]
           .map((ms) => ms.toFixed(3))
@@ -193,15 +204,15 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
       const decisionProfile = await profileServer(decisionServer, calls, ask);
       const echoProfile = await profileServer(echoServer, calls, echoCall);
       const platformEchoProfile = await profileServer(decisionServer, calls, platformEchoCall);
-      out(`\nconcurrency 64, ${calls} calls each: busy time of the server process's main thread per call by where it was spent (V8 sampling profile, as in the decide bench)`);
       out(
-        formatProfile(
-          [
-            { label: 'authz-decision server', profile: decisionProfile },
-            { label: 'echo server', profile: echoProfile },
-            { label: 'platform echo (decision server)', profile: platformEchoProfile },
-          ],
-        ),
+        `\nconcurrency 64, ${calls} calls each: busy time of the server process's main thread per call by where it was spent (V8 sampling profile, as in the decide bench)`,
+      );
+      out(
+        formatProfile([
+          { label: 'authz-decision server', profile: decisionProfile },
+          { label: 'echo server', profile: echoProfile },
+          { label: 'platform echo (decision server)', profile: platformEchoProfile },
+        ]),
       );
     }
     if (unexpected > 0) throw new Error(`${unexpected} of ${asked} answers were not the cached Permit`);
@@ -231,6 +242,10 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'bench-echo']));
     await attempt('echo topology', () => deleteTopology(options.amqpUrl, `${id}_echo.`, ['bench']));
     rmSync(dataDir, { recursive: true, force: true });
-    out(problems.length === 0 ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted` : `teardown problems: ${problems.join('; ')}`);
+    out(
+      problems.length === 0
+        ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted`
+        : `teardown problems: ${problems.join('; ')}`,
+    );
   }
 }

@@ -82,7 +82,6 @@ const WARMUP = 200; // as the echo floor
 const TIMEOUT_MS = 10_000; // as the echo floor
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
-
 /** Everything the suite started, so teardown can stop whatever got started, in reverse. */
 interface Stack {
   id: string;
@@ -264,7 +263,9 @@ export async function benchDecisionRpc(options: DecisionRpcOptions): Promise<Dec
     redis: options.redisUrl || process.env.REDIS_URL || 'redis://127.0.0.1:6379',
   };
   const stack: Stack = { id: `bench_decide_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` };
-  out(`\nauthz.decide over RabbitMQ (cache hit, audit on) vs the RPC echo floor of this run — database ${stack.id}, AMQP_PREFIX ${stack.id}., REDIS_KEY_PREFIX ${stack.id}:`);
+  out(
+    `\nauthz.decide over RabbitMQ (cache hit, audit on) vs the RPC echo floor of this run — database ${stack.id}, AMQP_PREFIX ${stack.id}., REDIS_KEY_PREFIX ${stack.id}:`,
+  );
   let result: DecisionRpcResult | undefined;
   let failure: unknown;
   let echoServer: EchoServer | undefined;
@@ -295,7 +296,17 @@ export async function benchDecisionRpc(options: DecisionRpcOptions): Promise<Dec
       const [echo, decide] = await interleaved([echoCall, () => asker.ask(true)], total, concurrency, { warmup: WARMUP });
       const ratio = decide.p50 / echo.p50;
       const startFloorRatio = decide.p50 / floor.p50;
-      rows.push({ concurrency, count: decide.count, p50: decide.p50, p99: decide.p99, opsPerSecond: decide.opsPerSecond, echoP50: echo.p50, ratio, startFloorRatio, pass: ratio <= MAX_RATIO });
+      rows.push({
+        concurrency,
+        count: decide.count,
+        p50: decide.p50,
+        p99: decide.p99,
+        opsPerSecond: decide.opsPerSecond,
+        echoP50: echo.p50,
+        ratio,
+        startFloorRatio,
+        pass: ratio <= MAX_RATIO,
+      });
       const line = (call: string, s: LatencySummary, t?: Timed) => ({
         call,
         concurrency,
@@ -439,11 +450,15 @@ async function profileDecide(
   for (let i = 0; i < WARMUP; i++) await echoCall();
   const decide = await cpuProfile(n, () => measure(() => asker.ask(true), { total: n, concurrency: 64, warmup: 0 }));
   const echo = await cpuProfile(n, () => measure(echoCall, { total: n, concurrency: 64, warmup: 0 }));
-  out(`\nconcurrency 64, ${n} calls each: busy time of this process's main thread per call by where it was spent (V8 sampling profile, wall-clock samples; native and node-internal time charged to the package that called it)`);
-  out(formatProfile([
-    { label: 'authz.decide', profile: decide },
-    { label: 'rpc echo', profile: echo },
-  ]));
+  out(
+    `\nconcurrency 64, ${n} calls each: busy time of this process's main thread per call by where it was spent (V8 sampling profile, wall-clock samples; native and node-internal time charged to the package that called it)`,
+  );
+  out(
+    formatProfile([
+      { label: 'authz.decide', profile: decide },
+      { label: 'rpc echo', profile: echo },
+    ]),
+  );
 
   await whatIfs(app, asker, echoCall, options);
 }
@@ -482,7 +497,8 @@ function nearCache(app: ServiceApp['app']): Change {
     const held = new Map<string, number[]>();
     const get = cache.get.bind(cache);
     const read = revisions.read.bind(revisions);
-    const patch = <T extends object>(target: T, method: string, value: unknown) => Object.defineProperty(target, method, { value, configurable: true, writable: true });
+    const patch = <T extends object>(target: T, method: string, value: unknown) =>
+      Object.defineProperty(target, method, { value, configurable: true, writable: true });
     patch(cache, 'get', async <T>(key: string): Promise<T | undefined> => {
       const local = await near.get<T>(key);
       if (local !== undefined) return local;

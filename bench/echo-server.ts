@@ -23,7 +23,7 @@ class EchoModule {}
 @RpcController()
 class PlatformEchoController {
   @MessagePattern('bench.echo')
-  @SkipAuthorization('bench: the floor\'s echo served as a platform service')
+  @SkipAuthorization("bench: the floor's echo served as a platform service")
   echo(@Payload() data: unknown) {
     return data;
   }
@@ -43,7 +43,7 @@ export const platformEchoService = defineService({
   routePrefixes: ['/bench-echo'],
   database: { schema: 'bench_echo', entities: [], migrations: [] },
   modules: [PlatformEchoModule],
-  openApi: { title: 'Bench echo', description: 'The RPC floor\'s echo as a platform service (bench only).' },
+  openApi: { title: 'Bench echo', description: "The RPC floor's echo as a platform service (bench only)." },
 });
 
 export interface EchoServer {

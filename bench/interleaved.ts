@@ -85,7 +85,8 @@ export async function interleaved<const Calls extends ReadonlyArray<() => Promis
       const used = process.cpuUsage(cpuBefore);
       acc.cpuMs += (used.user + used.system) / 1000;
       const machineAfter = machineBusyMs();
-      acc.machineMs = acc.machineMs !== undefined && machineBefore !== undefined && machineAfter !== undefined ? acc.machineMs + machineAfter - machineBefore : undefined;
+      acc.machineMs =
+        acc.machineMs !== undefined && machineBefore !== undefined && machineAfter !== undefined ? acc.machineMs + machineAfter - machineBefore : undefined;
       const processesAfter = cpuByProcessGroup();
       if (acc.byProcess && processesBefore && processesAfter) {
         for (const [group, ms] of cpuPerCall(processesBefore, processesAfter, 1)) acc.byProcess.set(group, (acc.byProcess.get(group) ?? 0) + ms);

@@ -24,12 +24,41 @@ export const FULL_WORKLOAD: WorkloadSizes = { tenants: 10, roles: 500, rolePermi
 
 /** Twenty modules, none of them feature-gated (tickets, chat, workflow, reporting, mcp are left out). */
 export const WORKLOAD_MODULES: readonly string[] = [
-  'crm', 'docs', 'matters', 'calendar', 'contacts', 'invoicing', 'timesheets', 'expenses', 'library', 'compliance',
-  'intake', 'conflicts', 'trust', 'portal', 'esign', 'knowledge', 'analytics', 'admin', 'hr', 'procurement',
+  'crm',
+  'docs',
+  'matters',
+  'calendar',
+  'contacts',
+  'invoicing',
+  'timesheets',
+  'expenses',
+  'library',
+  'compliance',
+  'intake',
+  'conflicts',
+  'trust',
+  'portal',
+  'esign',
+  'knowledge',
+  'analytics',
+  'admin',
+  'hr',
+  'procurement',
 ];
 
 /** Ten resource types, none of them with ReBAC relations (case, client, billing are left out). */
-export const WORKLOAD_RESOURCE_TYPES: readonly string[] = ['record', 'note', 'document', 'entry', 'template', 'folder', 'report', 'task', 'comment', 'attachment'];
+export const WORKLOAD_RESOURCE_TYPES: readonly string[] = [
+  'record',
+  'note',
+  'document',
+  'entry',
+  'template',
+  'folder',
+  'report',
+  'task',
+  'comment',
+  'attachment',
+];
 
 export const WORKLOAD_STATUSES: readonly string[] = ['Draft', 'Open', 'Pending', 'Closed', 'Archived'];
 export const WORKLOAD_SENSITIVITIES: readonly string[] = ['Public', 'Internal', 'Confidential', 'Restricted'];
@@ -170,7 +199,7 @@ export function generatePolicyWorkload(sizes: WorkloadSizes = FULL_WORKLOAD, see
   const catalogSize = WORKLOAD_MODULES.length * WORKLOAD_RESOURCE_TYPES.length * AUTHORIZATION_ACTIONS.length;
   if (sizes.rolePermissionRows > sizes.roles * catalogSize) throw new Error('more role-permission rows than distinct (role, code) pairs');
   const held = roles.map(() => new Set<PermissionCode>());
-  for (let row = 0; row < sizes.rolePermissionRows; ) {
+  for (let row = 0; row < sizes.rolePermissionRows;) {
     const r = draw.int(0, roles.length - 1);
     const code = permissionCode(draw.pick(WORKLOAD_MODULES), draw.pick(WORKLOAD_RESOURCE_TYPES), draw.pick(AUTHORIZATION_ACTIONS));
     if (held[r]!.has(code)) continue;

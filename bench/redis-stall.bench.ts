@@ -102,7 +102,9 @@ export async function benchRedisStall(options: { postgresUrl?: string; redisUrl?
       scenarios.map((s) => ({
         scenario: s.label,
         requests: s.summary.count,
-        statuses: Object.entries(s.statuses).map(([status, n]) => `${n} x ${status}`).join(', '),
+        statuses: Object.entries(s.statuses)
+          .map(([status, n]) => `${n} x ${status}`)
+          .join(', '),
         'p50 ms': s.summary.p50,
         'p99 ms': s.summary.p99,
       })),
@@ -112,5 +114,7 @@ export async function benchRedisStall(options: { postgresUrl?: string; redisUrl?
   if (!stalled || !baseline) throw new Error(`expected two scenarios, ran ${scenarios.length}`);
   const ratio = stalled.summary.p99 / baseline.summary.p99;
   const allOk = Object.keys(stalled.statuses).every((status) => status === '200');
-  out(`p99 stalled / p99 without Redis: ${ratio.toFixed(2)}x (${ratio <= RATIO_BOUND ? 'within' : 'over'} ${RATIO_BOUND}x); answers during the stall ${allOk ? 'all 200' : 'NOT all 200'}`);
+  out(
+    `p99 stalled / p99 without Redis: ${ratio.toFixed(2)}x (${ratio <= RATIO_BOUND ? 'within' : 'over'} ${RATIO_BOUND}x); answers during the stall ${allOk ? 'all 200' : 'NOT all 200'}`,
+  );
 }

@@ -16,8 +16,16 @@ const packages = lock.packages;
 
 const OS = ['darwin', 'win32', 'linux', 'android', 'freebsd', 'openharmony', 'sunos', 'netbsd', 'openbsd', 'aix'];
 const CPU = [
-  ['arm64', 'arm64'], ['aarch64', 'arm64'], ['x64', 'x64'], ['ia32', 'ia32'], ['ppc64', 'ppc64'], ['s390x', 's390x'],
-  ['loong64', 'loong64'], ['riscv64', 'riscv64'], ['arm', 'arm'], ['wasm32', 'wasm32'],
+  ['arm64', 'arm64'],
+  ['aarch64', 'arm64'],
+  ['x64', 'x64'],
+  ['ia32', 'ia32'],
+  ['ppc64', 'ppc64'],
+  ['s390x', 's390x'],
+  ['loong64', 'loong64'],
+  ['riscv64', 'riscv64'],
+  ['arm', 'arm'],
+  ['wasm32', 'wasm32'],
 ];
 
 function platformOf(name) {

@@ -29,7 +29,10 @@ async function sweepRedis(marker) {
 
 async function listRabbit(what) {
   const { stdout } = await run('rabbitmqctl', [what, 'name', '-q', '--no-table-headers'], { timeout: 30_000 });
-  return stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  return stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 async function sweepRabbit(marker) {

@@ -112,7 +112,8 @@ describeWithServers(['postgres'], 'strict audit durability survives kill -9', ()
     await sql.connect();
     try {
       const rowsFor = async () =>
-        (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz_audit.decision_audit WHERE decision_id = ANY ($1::uuid[])`, [answered])).rows[0]!.n;
+        (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz_audit.decision_audit WHERE decision_id = ANY ($1::uuid[])`, [answered])).rows[0]!
+          .n;
       // The flush interval was 10 minutes: before the restart, the records were in the journal only.
       expect(await rowsFor()).toBeLessThan(answered.length);
 

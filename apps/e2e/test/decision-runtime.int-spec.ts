@@ -88,7 +88,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by)
       VALUES ('acme', 'alice', '00000000-0000-0000-0000-0000000000a1', 'clerk', 'test')`);
     await publish(EventTypes.authorization.userRoleAssigned, 'acme', { subject: 'alice', roleName: 'clerk' });
-    const permitted = await eventually(() => ask(alice, 'cases', 'case', AuthorizationAction.View), (r) => r.permitted);
+    const permitted = await eventually(
+      () => ask(alice, 'cases', 'case', AuthorizationAction.View),
+      (r) => r.permitted,
+    );
     expect(permitted).toMatchObject({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'acme' } });
     // The reply is lean: the guard's fields, no per-evaluator reasons unless asked for.
     expect(Object.keys(permitted).sort()).toEqual(['cached', 'dataScope', 'decisionId', 'obligations', 'outcome', 'permitted']);
@@ -119,7 +122,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
 
     await sql.query(`DELETE FROM authz.user_role WHERE tenant_id = 'acme' AND subject = 'alice'`);
     await publish(EventTypes.authorization.userRoleRevoked, 'acme', { subject: 'alice', roleName: 'clerk' });
-    const revoked = await eventually(() => ask(alice, 'cases', 'case', AuthorizationAction.View), (r) => !r.permitted);
+    const revoked = await eventually(
+      () => ask(alice, 'cases', 'case', AuthorizationAction.View),
+      (r) => !r.permitted,
+    );
     expect(revoked.outcome).toBe('NoMatchingPolicy');
     const after = await Promise.all(Array.from({ length: 8 }, () => ask(alice, 'cases', 'case', AuthorizationAction.View)));
     expect(after.every((r) => !r.permitted)).toBe(true);
@@ -129,7 +135,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by)
       VALUES ('globex', 'alice', '00000000-0000-0000-0000-0000000000b1', 'clerk', 'test')`);
     await publish(EventTypes.authorization.userRoleAssigned, 'globex', { subject: 'alice' });
-    const inGlobex = await eventually(() => ask({ ...alice, tenantId: 'globex' }, 'cases', 'case', AuthorizationAction.View), (r) => r.permitted);
+    const inGlobex = await eventually(
+      () => ask({ ...alice, tenantId: 'globex' }, 'cases', 'case', AuthorizationAction.View),
+      (r) => r.permitted,
+    );
     expect(inGlobex.dataScope).toEqual({ kind: 'tenant', tenantId: 'globex' });
     expect((await ask(alice, 'cases', 'case', AuthorizationAction.View)).permitted).toBe(false);
   });
@@ -148,23 +157,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['clerk']); // acme's only
 
     const audit = await eventually(
-      () => rpc.call(AuthzRpc.queryAudit, {
-        caller: { ...alice, subject: 'auditor' },
-        payload: { subject: 'bob', pageSize: 50 },
-      }),
+      () =>
+        rpc.call(AuthzRpc.queryAudit, {
+          caller: { ...alice, subject: 'auditor' },
+          payload: { subject: 'bob', pageSize: 50 },
+        }),
       (page) => page.items.some((i) => i.outcome === 'Permit') && page.items.some((i) => i.outcome === 'NoMatchingPolicy'),
     );
     expect(audit.items.every((i) => i.subject === 'bob')).toBe(true);
     expect(audit.items.map((i) => i.outcome)).toEqual(expect.arrayContaining(['Permit', 'NoMatchingPolicy']));
   });
 
-  it('answers the token\'s own caller over HTTP: 200 for any outcome, 400 for a malformed question', async () => {
+  it("answers the token's own caller over HTTP: 200 for any outcome, 400 for a malformed question", async () => {
     const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const ask = (path: string, body: unknown) =>
-      request(http).post(`/api/authorization/decisions${path}`).set('Authorization', `Bearer ${token}`).send(body as object);
+      request(http)
+        .post(`/api/authorization/decisions${path}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send(body as object);
 
-    await request(http).post('/api/authorization/decisions').send({ resource: { module: 'cases', resourceType: 'case' }, action: 'View' }).expect(401);
+    await request(http)
+      .post('/api/authorization/decisions')
+      .send({ resource: { module: 'cases', resourceType: 'case' }, action: 'View' })
+      .expect(401);
     const permit = await ask('', { resource: { module: 'cases', resourceType: 'case' }, action: 'View' }).expect(200);
     expect(permit.body).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: 'globex' } });
     expect(permit.body.reasons.map((r: { evaluator: string }) => r.evaluator)).toEqual(['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature']);
@@ -195,7 +211,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push((await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).send(item)).status);
-      statuses.push((await request(http).post('/api/authorization/decisions/batch').set('Authorization', `Bearer ${token}`).send({ items: [item] })).status);
+      statuses.push(
+        (
+          await request(http)
+            .post('/api/authorization/decisions/batch')
+            .set('Authorization', `Bearer ${token}`)
+            .send({ items: [item] })
+        ).status,
+      );
     }
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
@@ -204,7 +227,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
-    const single = await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).set('X-Correlation-Id', 'corr-audit-http').send(item).expect(200);
+    const single = await request(http)
+      .post('/api/authorization/decisions')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Correlation-Id', 'corr-audit-http')
+      .send(item)
+      .expect(200);
     const batch = await request(http)
       .post('/api/authorization/decisions/batch')
       .set('Authorization', `Bearer ${token}`)
@@ -228,7 +256,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const before = (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n;
     for (const resourceId of ['a\u0000b', 'a\ud800b']) {
       await expect(
-        rpc.call(AuthzRpc.decide, { caller: alice, payload: { resource: { module: 'cases', resourceType: 'case', resourceId }, action: AuthorizationAction.View } }),
+        rpc.call(AuthzRpc.decide, {
+          caller: alice,
+          payload: { resource: { module: 'cases', resourceType: 'case', resourceId }, action: AuthorizationAction.View },
+        }),
       ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { 'resource.resourceId': expect.any(Array) } } });
     }
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
@@ -243,8 +274,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
   });
 
   it('answers a malformed request with a validation problem, never a Permit', async () => {
-    await expect(
-      rpc.send(AuthzRpc.decide.pattern, { caller: alice, payload: { resource: { module: 'cases' }, action: 'Launch' } }),
-    ).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed' } });
+    await expect(rpc.send(AuthzRpc.decide.pattern, { caller: alice, payload: { resource: { module: 'cases' }, action: 'Launch' } })).rejects.toMatchObject({
+      problem: { status: 400, code: 'Validation.Failed' },
+    });
   });
 });

@@ -55,9 +55,7 @@ describeWithServers(['postgres'], 'the authz DDL copy authz-decision tests its r
       createTestDatabase(testServerUrls.postgres, testRunId('pm_policy_copy')),
       createTestDatabase(testServerUrls.postgres, testRunId('pm_fixture')),
     ]);
-    ds = await initializeServiceDataSource(
-      new DataSource(serviceDataSourceOptions({ url: migratedDb.url, ...policyManagementService.database, poolSize: 2 })),
-    );
+    ds = await initializeServiceDataSource(new DataSource(serviceDataSourceOptions({ url: migratedDb.url, ...policyManagementService.database, poolSize: 2 })));
     fixture = await new DataSource(serviceDataSourceOptions({ url: fixtureDb.url, schema: 'authz', entities: [], migrations: [], poolSize: 1 })).initialize();
     await fixture.query(readFileSync(POLICY_READER_TEST_SCHEMA, 'utf8'));
   });
@@ -68,20 +66,18 @@ describeWithServers(['postgres'], 'the authz DDL copy authz-decision tests its r
     await Promise.all([migratedDb?.drop(), fixtureDb?.drop()]);
   });
 
-    it('covers exactly the policy tables', async () => {
-      const rows: { table_name: string }[] = await fixture.query(
-        `SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'authz' ORDER BY 1`,
-      );
-      expect(rows.map((r) => r.table_name)).toEqual(POLICY_TABLES);
-    });
-
-    it.each([
-      ['columns', COLUMNS],
-      ['constraints', CONSTRAINTS],
-      ['indexes', INDEXES],
-    ])('has the same %s as the migrated schema', async (_what, query) => {
-      const migrated = await ds.query(query, [POLICY_TABLES]);
-      expect(migrated.length).toBeGreaterThan(POLICY_TABLES.length);
-      expect(await fixture.query(query, [POLICY_TABLES])).toEqual(migrated);
-    });
+  it('covers exactly the policy tables', async () => {
+    const rows: { table_name: string }[] = await fixture.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'authz' ORDER BY 1`);
+    expect(rows.map((r) => r.table_name)).toEqual(POLICY_TABLES);
   });
+
+  it.each([
+    ['columns', COLUMNS],
+    ['constraints', CONSTRAINTS],
+    ['indexes', INDEXES],
+  ])('has the same %s as the migrated schema', async (_what, query) => {
+    const migrated = await ds.query(query, [POLICY_TABLES]);
+    expect(migrated.length).toBeGreaterThan(POLICY_TABLES.length);
+    expect(await fixture.query(query, [POLICY_TABLES])).toEqual(migrated);
+  });
+});

@@ -55,9 +55,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
   it('migrates each service into its own schema', async () => {
     const decision = byName('authz-decision');
     const policy = byName('policy-management');
-    const rows = await policy.app.get(DataSource).query(
-      `SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('authz', 'authz_audit') ORDER BY 1, 2`,
-    );
+    const rows = await policy.app
+      .get(DataSource)
+      .query(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema IN ('authz', 'authz_audit') ORDER BY 1, 2`);
     const tables = rows.map((r: { table_schema: string; table_name: string }) => `${r.table_schema}.${r.table_name}`);
     expect(tables).toEqual(expect.arrayContaining(['authz.role', 'authz.outbox_message', 'authz_audit.outbox_message']));
     expect(decision.definition.database.schema).toBe('authz_audit');
@@ -67,16 +67,26 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     const policy = byName('policy-management');
     await request(policy.http).get('/api/authorization/roles').expect(401);
     const sign = (sub: string) => signAccessToken({ sub, tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
-    const res = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${sign('nobody')}`).expect(403);
+    const res = await request(policy.http)
+      .get('/api/authorization/roles')
+      .set('Authorization', `Bearer ${sign('nobody')}`)
+      .expect(403);
     expect(res.body.code).toBe('Authorization.Denied');
-    await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${sign('admin')}`).expect(200);
+    await request(policy.http)
+      .get('/api/authorization/roles')
+      .set('Authorization', `Bearer ${sign('admin')}`)
+      .expect(200);
   });
 
   it('counts the userPolicy limit in Redis under the service prefix, so it holds across replicas', async () => {
     const policy = byName('policy-management');
     const sign = (sub: string) => signAccessToken({ sub, tenantId: 'default' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     // Counted before the authorization guard refuses it.
-    await request(policy.http).post('/api/authorization/roles').set('Authorization', `Bearer ${sign('nobody')}`).send({}).expect(403);
+    await request(policy.http)
+      .post('/api/authorization/roles')
+      .set('Authorization', `Bearer ${sign('nobody')}`)
+      .send({})
+      .expect(403);
     const redis = new Redis(testServerUrls.redis, { maxRetriesPerRequest: 1 });
     try {
       const keys = await scanRedisKeys(redis, `${redisPrefix}policy-management:throttle:*`);

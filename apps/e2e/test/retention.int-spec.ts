@@ -37,7 +37,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     return id;
   }
   const partitionOf = async (id: string) =>
-    ((await audit.query(`SELECT tableoid::regclass::text AS p FROM "authz_audit"."decision_audit" WHERE decision_id = $1`, [id]))[0]?.p as string | undefined);
+    (await audit.query(`SELECT tableoid::regclass::text AS p FROM "authz_audit"."decision_audit" WHERE decision_id = $1`, [id]))[0]?.p as string | undefined;
   const partitionExists = async (name: string) => (await audit.query(`SELECT to_regclass($1) AS t`, [`authz_audit.${name}`]))[0].t !== null;
 
   it('purges the change log past POLICY_CHANGE_LOG_RETENTION_DAYS in batches, keeping what is newer', async () => {
@@ -59,11 +59,19 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
       [platform.sql, 'authz'],
       [audit, 'authz_audit'],
     ] as const) {
-      await ds.query(`INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) SELECT 'retention-test', 'old-' || g, $1 FROM generate_series(1, 12) g`, [ago(8)]);
+      await ds.query(
+        `INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) SELECT 'retention-test', 'old-' || g, $1 FROM generate_series(1, 12) g`,
+        [ago(8)],
+      );
       await ds.query(`INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) VALUES ('retention-test', 'new', $1)`, [ago(6)]);
     }
     for (const app of [platform.policy.app, platform.decisionInstances[0]!.app]) {
-      expect(app.get(RetentionRegistry).list().map((t) => t.name)).toEqual(expect.arrayContaining([expect.stringMatching(/\.processed-events$/)]));
+      expect(
+        app
+          .get(RetentionRegistry)
+          .list()
+          .map((t) => t.name),
+      ).toEqual(expect.arrayContaining([expect.stringMatching(/\.processed-events$/)]));
       await app.get(RetentionScheduler).runAll(now);
     }
     for (const [ds, schema] of [

@@ -66,7 +66,7 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(roles.items.map((r) => r.name)).toContain('platform-admin');
   });
 
-  it('serves every service\'s OpenAPI document, metrics, and a problem for unknown paths', async () => {
+  it("serves every service's OpenAPI document, metrics, and a problem for unknown paths", async () => {
     const doc = (await (await fetch(`${first!.baseUrl}/openapi/policy-management.json`)).json()) as { paths: object };
     expect(Object.keys(doc.paths)).toContain('/api/authorization/roles');
     expect((await fetch(`${first!.baseUrl}/openapi/authz-decision.json`)).status).toBe(200);
@@ -112,7 +112,8 @@ describe('standalone: npm start on the embedded defaults', () => {
     const before = await PGlite.create(join(dataDir, 'pgdata'));
     await before.query(`INSERT INTO authz.role (tenant_id, name) VALUES ('default', 'kept-across-restart')`);
     const migrationsBefore = (await before.query<{ n: number }>('SELECT count(*)::int AS n FROM authz.schema_migrations')).rows[0]!.n;
-    const seededBefore = (await before.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`)).rows[0]!.n;
+    const seededBefore = (await before.query<{ n: number }>(`SELECT count(*)::int AS n FROM authz.policy_change_log WHERE actor = 'policy-management:seed'`))
+      .rows[0]!.n;
     expect(seededBefore).toBeGreaterThan(0);
     await before.close();
 

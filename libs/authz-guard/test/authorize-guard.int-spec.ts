@@ -64,10 +64,7 @@ class StubDecisionModule {}
 class WidgetFacts implements ResourceFactsLoader {
   constructor(@InjectDataSource() private readonly ds: DataSource) {}
   async load(input: ResourceFactsInput) {
-    const [row] = await this.ds.query(`SELECT id, owner, status FROM widget WHERE id = $1 AND tenant_id = $2`, [
-      input.params['id'],
-      input.caller.tenantId,
-    ]);
+    const [row] = await this.ds.query(`SELECT id, owner, status FROM widget WHERE id = $1 AND tenant_id = $2`, [input.params['id'], input.caller.tenantId]);
     return row ? { resourceId: row.id, owner: row.owner, status: row.status } : { resourceId: input.params['id'] };
   }
 }
@@ -216,7 +213,10 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
   ])('denies with 403 Authorization.Denied on %s: the handler does not run and nothing is written', async (_label, script) => {
     decisionServer.script = script as Script;
     const before = await widgetCount();
-    const res = await request(app.getHttpServer()).post('/widgets').set('Authorization', `Bearer ${token('alice')}`).send({ id: 'w-denied' });
+    const res = await request(app.getHttpServer())
+      .post('/widgets')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .send({ id: 'w-denied' });
     expect(res.status).toBe(403);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(res.body.code).toBe('Authorization.Denied');
@@ -228,17 +228,23 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     ['a timeout', () => new Promise<DecisionResult>((r) => setTimeout(() => r(permit()), 1_500))],
     ['a failing decision service', () => Promise.reject(new Error('evaluator store down'))],
     ['a decision that failed closed', () => ({ ...refuse('Deny'), failure: 'AuditUnavailable' })],
-  ])('answers 503 Authorization.Unavailable with Retry-After on %s, told apart from a denial: the handler does not run and nothing is written', async (_label, script) => {
-    decisionServer.script = script as Script;
-    const before = await widgetCount();
-    const res = await request(app.getHttpServer()).post('/widgets').set('Authorization', `Bearer ${token('alice')}`).send({ id: 'w-unavailable' });
-    expect(res.status).toBe(503);
-    expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
-    expect(res.body.code).toBe('Authorization.Unavailable');
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(handlerRuns.create).toBe(0);
-    expect(await widgetCount()).toBe(before);
-  });
+  ])(
+    'answers 503 Authorization.Unavailable with Retry-After on %s, told apart from a denial: the handler does not run and nothing is written',
+    async (_label, script) => {
+      decisionServer.script = script as Script;
+      const before = await widgetCount();
+      const res = await request(app.getHttpServer())
+        .post('/widgets')
+        .set('Authorization', `Bearer ${token('alice')}`)
+        .send({ id: 'w-unavailable' });
+      expect(res.status).toBe(503);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe('Authorization.Unavailable');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(handlerRuns.create).toBe(0);
+      expect(await widgetCount()).toBe(before);
+    },
+  );
 
   it('answers 401 before asking for a decision when the token is missing', async () => {
     await request(app.getHttpServer()).post('/widgets').send({ id: 'w-anon' }).expect(401);
@@ -255,25 +261,37 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     const asked = decisionServer.received.at(-1)!;
     expect(asked.resource).toEqual({ module: 'inventory', resourceType: 'widget', resourceId: 'w-acme-2', owner: 'bob', status: 'Closed' });
     // Another tenant's row gives no facts, only the id.
-    await request(app.getHttpServer()).post('/widgets/w-acme-1/close').set('Authorization', `Bearer ${token('alice', 'other')}`).expect(201);
+    await request(app.getHttpServer())
+      .post('/widgets/w-acme-1/close')
+      .set('Authorization', `Bearer ${token('alice', 'other')}`)
+      .expect(201);
     expect(decisionServer.received.at(-1)!.resource).toEqual({ module: 'inventory', resourceType: 'widget', resourceId: 'w-acme-1' });
   });
 
   it('attaches the DataScope on Permit, and the query helper keeps to it and to the tenant', async () => {
     decisionServer.script = () => permit({ kind: 'own', tenantId: 'acme', subject: 'alice' });
-    const own = await request(app.getHttpServer()).get('/widgets').set('Authorization', `Bearer ${token('alice')}`).expect(200);
+    const own = await request(app.getHttpServer())
+      .get('/widgets')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .expect(200);
     expect(own.body).toContain('w-acme-1');
     expect(own.body).not.toContain('w-acme-2'); // bob's
     expect(own.body).not.toContain('w-other'); // another tenant's
     decisionServer.script = () => permit({ kind: 'tenant', tenantId: 'acme' });
-    const tenant = await request(app.getHttpServer()).get('/widgets').set('Authorization', `Bearer ${token('alice')}`).expect(200);
+    const tenant = await request(app.getHttpServer())
+      .get('/widgets')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .expect(200);
     expect(tenant.body).toEqual(expect.arrayContaining(['w-acme-1', 'w-acme-2']));
     expect(tenant.body).not.toContain('w-other');
   });
 
   it('PermissionCheck asks for a further permission inside the handler, for the same caller, and a refusal is a 403', async () => {
     decisionServer.script = (req) => (req.action === AuthorizationAction.Approve ? refuse('Deny') : permit());
-    const denied = await request(app.getHttpServer()).post('/widgets/w-acme-1/publish').set('Authorization', `Bearer ${token('alice')}`).expect(403);
+    const denied = await request(app.getHttpServer())
+      .post('/widgets/w-acme-1/publish')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .expect(403);
     expect(denied.body.code).toBe('Authorization.Denied');
     expect(handlerRuns.publish).toBe(0);
     expect(decisionServer.received.map((r) => r.action)).toEqual([AuthorizationAction.Update, AuthorizationAction.Approve]);
@@ -283,12 +301,18 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     });
 
     decisionServer.script = () => permit();
-    await request(app.getHttpServer()).post('/widgets/w-acme-1/publish').set('Authorization', `Bearer ${token('alice')}`).expect(201, { published: 'w-acme-1' });
+    await request(app.getHttpServer())
+      .post('/widgets/w-acme-1/publish')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .expect(201, { published: 'w-acme-1' });
     expect(handlerRuns.publish).toBe(1);
   });
 
   it('denies a route that declares no permission (fail-closed default)', async () => {
-    const res = await request(app.getHttpServer()).get('/widgets/undeclared').set('Authorization', `Bearer ${token('alice')}`).expect(403);
+    const res = await request(app.getHttpServer())
+      .get('/widgets/undeclared')
+      .set('Authorization', `Bearer ${token('alice')}`)
+      .expect(403);
     expect(res.body.code).toBe('Authorization.Denied');
     expect(decisionServer.received).toHaveLength(0);
   });
@@ -311,10 +335,11 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
   });
 
   it('collects every permission the running code declares', () => {
-    expect(app.get(PermissionCollector).collect().map((p) => p.code)).toEqual([
-      'inventory.widget.create',
-      'inventory.widget.update',
-      'inventory.widget.view',
-    ]);
+    expect(
+      app
+        .get(PermissionCollector)
+        .collect()
+        .map((p) => p.code),
+    ).toEqual(['inventory.widget.create', 'inventory.widget.update', 'inventory.widget.view']);
   });
 });

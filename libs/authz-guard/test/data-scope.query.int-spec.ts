@@ -31,7 +31,7 @@ describeWithServers(['postgres'], 'applyDataScope on PostgreSQL', () => {
     expect(await ids({ kind: 'tenant', tenantId: 'A' })).toEqual(['a1', 'a2', 'a3']);
   });
 
-  it('own scope sees the subject\'s rows in the tenant only', async () => {
+  it("own scope sees the subject's rows in the tenant only", async () => {
     expect(await ids({ kind: 'own', tenantId: 'A', subject: 'alice' })).toEqual(['a1', 'a3']);
   });
 
@@ -39,7 +39,7 @@ describeWithServers(['postgres'], 'applyDataScope on PostgreSQL', () => {
     expect(await ids({ kind: 'office', tenantId: 'B', officeIds: ['paris'] })).toEqual(['b1']);
   });
 
-  it('instances scope never reaches another tenant\'s instance even when listed', async () => {
+  it("instances scope never reaches another tenant's instance even when listed", async () => {
     expect(await ids({ kind: 'instances', tenantId: 'A', resourceType: 'matter', resourceIds: ['a2', 'b1'] })).toEqual(['a2']);
   });
 

@@ -51,7 +51,8 @@ const probeService = defineService({
 async function timedRequests(pattern: string, outcome: 'ok' | 'error'): Promise<number> {
   const { values } = await rpcHandlerDuration.get();
   const count = values.find(
-    (v) => v.metricName === 'rpc_handler_duration_seconds_count' && v.labels.service === 'rpc-probe' && v.labels.pattern === pattern && v.labels.outcome === outcome,
+    (v) =>
+      v.metricName === 'rpc_handler_duration_seconds_count' && v.labels.service === 'rpc-probe' && v.labels.pattern === pattern && v.labels.outcome === outcome,
   );
   return count?.value ?? 0;
 }

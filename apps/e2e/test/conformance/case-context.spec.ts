@@ -4,7 +4,13 @@ describe('conformance case translation', () => {
   const base = Date.parse('2030-01-01T00:00:00.000Z');
 
   it('maps case time onto real time strictly increasingly, compressing the clock range to one step per instant', () => {
-    const instants = ['2026-06-01T11:00:00.000Z', '2026-06-01T12:10:00.000Z', '2026-06-01T12:20:00.000Z', '2026-06-01T12:20:00.001Z', '2026-06-01T13:00:00.000Z'];
+    const instants = [
+      '2026-06-01T11:00:00.000Z',
+      '2026-06-01T12:10:00.000Z',
+      '2026-06-01T12:20:00.000Z',
+      '2026-06-01T12:20:00.001Z',
+      '2026-06-01T13:00:00.000Z',
+    ];
     const clocks = ['2026-06-01T12:00:00.000Z', '2026-06-01T12:19:59.999Z', '2026-06-01T12:20:00.000Z'];
     const time = corpusTimeMap(instants, clocks, base);
     expect(time.realMs('2026-06-01T11:00:00.000Z')).toBe(base - 3_600_000);

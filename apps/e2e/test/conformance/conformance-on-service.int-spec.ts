@@ -54,7 +54,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
   const orderInsensitive = new Set<string>();
 
   // The corpus states every evaluator's verdict: ask for the reasons the lean reply leaves out.
-  const decide = ({ caller, ...query }: DecisionRequest) => rpc.call(AuthzRpc.decide, { caller, payload: { ...query, withReasons: true } }) as Promise<DecisionResult>;
+  const decide = ({ caller, ...query }: DecisionRequest) =>
+    rpc.call(AuthzRpc.decide, { caller, payload: { ...query, withReasons: true } }) as Promise<DecisionResult>;
   const explain = ({ caller, ...query }: DecisionRequest) => rpc.call(AuthzRpc.explain, { caller, payload: query });
 
   async function sleepUntil(instantMs: number): Promise<void> {
@@ -86,12 +87,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
     await db?.drop();
     await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix });
     if (orderInsensitive.size > 0) {
-      process.stdout.write(`conformance on service: compared order-insensitively (case names a registration order other than the service's): ${[...orderInsensitive].join('; ')}\n`);
+      process.stdout.write(
+        `conformance on service: compared order-insensitively (case names a registration order other than the service's): ${[...orderInsensitive].join('; ')}\n`,
+      );
     }
   });
 
   /** One decide step: the request as the in-memory runner builds it, translated for the case. */
-  async function decideAndCheck(ctx: CaseContext, c: ConformanceCase, caseId: string, spec: ConformanceRequest, expectation: ConformanceExpectation, afterChange: boolean) {
+  async function decideAndCheck(
+    ctx: CaseContext,
+    c: ConformanceCase,
+    caseId: string,
+    spec: ConformanceRequest,
+    expectation: ConformanceExpectation,
+    afterChange: boolean,
+  ) {
     const request = ctx.request(spec);
     const expected = ctx.expectation(expectation);
     if (expected.error) {

@@ -1,4 +1,10 @@
-import { CONFORMANCE_CORPUS_DIRECTORY, ConformanceCase, ConformanceFile, loadConformanceCorpus as loadCorpusFrom, PolicyFactsSnapshot } from '@lp/service/authz-decision/testing';
+import {
+  CONFORMANCE_CORPUS_DIRECTORY,
+  ConformanceCase,
+  ConformanceFile,
+  loadConformanceCorpus as loadCorpusFrom,
+  PolicyFactsSnapshot,
+} from '@lp/service/authz-decision/testing';
 
 export { expectationUnder } from '@lp/service/authz-decision/testing';
 

@@ -34,10 +34,13 @@ export function changesCreating(snapshot: PolicyFactsSnapshot): PolicyFactsChang
   const changes: PolicyFactsChange[] = [];
   for (const [tenantId, t] of Object.entries(snapshot.tenants ?? {})) {
     for (const [roleName, role] of Object.entries(t.roles ?? {})) changes.push({ op: 'defineRole', tenantId, roleName, ...role });
-    for (const [subject, roles] of Object.entries(t.bindings ?? {})) for (const roleName of roles) changes.push({ op: 'bindRole', tenantId, subject, roleName });
+    for (const [subject, roles] of Object.entries(t.bindings ?? {}))
+      for (const roleName of roles) changes.push({ op: 'bindRole', tenantId, subject, roleName });
     for (const [subject, officeIds] of Object.entries(t.offices ?? {})) changes.push({ op: 'setOffices', tenantId, subject, officeIds });
-    for (const [subject, grants] of Object.entries(t.temporaryGrants ?? {})) for (const grant of grants) changes.push({ op: 'grantTemporary', tenantId, subject, grant });
-    for (const [delegator, grants] of Object.entries(t.delegatedGrants ?? {})) for (const grant of grants) changes.push({ op: 'delegate', tenantId, delegator, grant });
+    for (const [subject, grants] of Object.entries(t.temporaryGrants ?? {}))
+      for (const grant of grants) changes.push({ op: 'grantTemporary', tenantId, subject, grant });
+    for (const [delegator, grants] of Object.entries(t.delegatedGrants ?? {}))
+      for (const grant of grants) changes.push({ op: 'delegate', tenantId, delegator, grant });
     for (const rule of t.abacRules ?? []) changes.push({ op: 'putAbacRule', tenantId, rule });
     for (const relation of t.relations ?? []) changes.push({ op: 'addRelation', tenantId, relation });
     for (const [featureCode, enabled] of Object.entries(t.featureOverrides ?? {})) changes.push({ op: 'setFeatureOverride', tenantId, featureCode, enabled });

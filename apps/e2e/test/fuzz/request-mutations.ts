@@ -30,7 +30,10 @@ export interface FuzzRequest {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>
+  >;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 

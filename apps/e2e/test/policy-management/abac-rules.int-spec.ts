@@ -29,7 +29,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
          SELECT 'acme', $1, $2, p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = 'authorization.role.view'`,
         [role.id, role.name],
       );
-      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'bob', $1, $2, 'test')`, [role.id, role.name]);
+      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'bob', $1, $2, 'test')`, [
+        role.id,
+        role.name,
+      ]);
     });
     await platform.invalidate(EventTypes.authorization.userRoleAssigned, 'acme', { tenantId: 'acme', subject: 'bob' });
   }, 90_000);
@@ -72,7 +75,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
       modules: ['authorization'],
     };
     const created = await ann().post(RULES).send(rule).expect(201);
-    const [row] = await platform.sql.query(`SELECT verdict, conditions, actions, modules, resource_types, enabled FROM authz.abac_rule WHERE id = $1`, [created.body.id]);
+    const [row] = await platform.sql.query(`SELECT verdict, conditions, actions, modules, resource_types, enabled FROM authz.abac_rule WHERE id = $1`, [
+      created.body.id,
+    ]);
     expect(row).toEqual({
       verdict: 2,
       conditions: [
@@ -89,23 +94,38 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     await bob().get(ROLES).expect(403);
     await ann().get(ROLES).expect(200); // the condition names bob only
 
-    const updated = await ann().put(`${RULES}/${created.body.id}`).send({ ...rule, enabled: false }).expect(200);
+    const updated = await ann()
+      .put(`${RULES}/${created.body.id}`)
+      .send({ ...rule, enabled: false })
+      .expect(200);
     expect(updated.body).toMatchObject({ id: created.body.id, enabled: false, verdict: 'Deny' });
     await bob().get(ROLES).expect(200);
 
-    await ann().put(`${RULES}/${created.body.id}`).send({ ...rule, verdict: 'Allow', priority: 7 }).expect(200);
+    await ann()
+      .put(`${RULES}/${created.body.id}`)
+      .send({ ...rule, verdict: 'Allow', priority: 7 })
+      .expect(200);
     const [allow] = await platform.sql.query(`SELECT verdict, priority FROM authz.abac_rule WHERE id = $1`, [created.body.id]);
     expect(allow).toEqual({ verdict: 1, priority: 7 });
     await bob().get(ROLES).expect(200);
     await ann().delete(`${RULES}/${created.body.id}`).expect(204);
   });
 
-  it('lists the tenant\'s rules only, paged, in evaluation order (priority, then id)', async () => {
+  it("lists the tenant's rules only, paged, in evaluation order (priority, then id)", async () => {
     const gus = () => platform.as('gus', 'globex');
     const off = { verdict: 'Allow', enabled: false };
     const ids: Record<number, string> = {};
-    for (const priority of [30, 10, 20]) ids[priority] = (await gus().post(RULES).send({ ...off, name: `p${priority}`, priority }).expect(201)).body.id;
-    await ann().post(RULES).send({ ...off, name: 'acme rule', priority: 0 }).expect(201);
+    for (const priority of [30, 10, 20])
+      ids[priority] = (
+        await gus()
+          .post(RULES)
+          .send({ ...off, name: `p${priority}`, priority })
+          .expect(201)
+      ).body.id;
+    await ann()
+      .post(RULES)
+      .send({ ...off, name: 'acme rule', priority: 0 })
+      .expect(201);
 
     const first = await gus().get(`${RULES}?pageSize=2`).expect(200);
     expect(first.body).toMatchObject({ pageIndex: 0, pageSize: 2, totalCount: 3 });
@@ -116,9 +136,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
   });
 
   it('writes a change-log row with before/after and an outbox event for create, update and delete', async () => {
-    const created = await ann().post(RULES).send({ ...denyRoleView, name: 'audited', enabled: false }).expect(201);
+    const created = await ann()
+      .post(RULES)
+      .send({ ...denyRoleView, name: 'audited', enabled: false })
+      .expect(201);
     const id = created.body.id as string;
-    await ann().put(`${RULES}/${id}`).send({ ...denyRoleView, name: 'audited 2', enabled: false, obligations: ['log-access'] }).expect(200);
+    await ann()
+      .put(`${RULES}/${id}`)
+      .send({ ...denyRoleView, name: 'audited 2', enabled: false, obligations: ['log-access'] })
+      .expect(200);
     await ann().delete(`${RULES}/${id}`).expect(204);
 
     const log = await platform.sql.query(
@@ -129,19 +155,27 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     const byChange = Object.fromEntries(log.map((r: { change: string }) => [r.change, r]));
     for (const r of log) expect(r).toMatchObject({ tenant_id: 'acme', actor: 'ann', target_type: 'abac-rule' });
     expect(byChange['abac-rule.created']).toMatchObject({ before: null, after: { id, name: 'audited', verdict: 'Deny' } });
-    expect(byChange['abac-rule.updated']).toMatchObject({ before: { name: 'audited', obligations: [] }, after: { name: 'audited 2', obligations: ['log-access'] } });
+    expect(byChange['abac-rule.updated']).toMatchObject({
+      before: { name: 'audited', obligations: [] },
+      after: { name: 'audited 2', obligations: ['log-access'] },
+    });
     expect(byChange['abac-rule.deleted']).toMatchObject({ before: { id, name: 'audited 2' }, after: null });
 
-    const events = await platform.sql.query(
-      `SELECT envelope FROM authz.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'ruleId' = $2`,
-      [EventTypes.authorization.abacRuleChanged, id],
-    );
+    const events = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'ruleId' = $2`, [
+      EventTypes.authorization.abacRuleChanged,
+      id,
+    ]);
     expect(events.map((e: { envelope: { payload: { change: string } } }) => e.envelope.payload.change).sort()).toEqual(['created', 'deleted', 'updated']);
     for (const e of events) expect(e.envelope).toMatchObject({ tenantId: 'acme', payload: { tenantId: 'acme', ruleId: id } });
   });
 
   it('denies every route to a caller without the permission, and nothing changes', async () => {
-    const existing = (await ann().post(RULES).send({ ...denyRoleView, name: 'kept', enabled: false }).expect(201)).body.id;
+    const existing = (
+      await ann()
+        .post(RULES)
+        .send({ ...denyRoleView, name: 'kept', enabled: false })
+        .expect(201)
+    ).body.id;
     const before = await state();
     const expectDenied = async (res: { status: number; body: { code?: string } }) => {
       expect(res.status).toBe(403);
@@ -149,16 +183,28 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     };
     await expectDenied(await bob().get(RULES));
     await expectDenied(await bob().post(RULES).send(denyRoleView));
-    await expectDenied(await bob().put(`${RULES}/${existing}`).send({ ...denyRoleView, enabled: true }));
+    await expectDenied(
+      await bob()
+        .put(`${RULES}/${existing}`)
+        .send({ ...denyRoleView, enabled: true }),
+    );
     await expectDenied(await bob().delete(`${RULES}/${existing}`));
     expect(await state()).toEqual(before);
   });
 
   it("treats another tenant's rule id like an unknown id (404) and changes nothing", async () => {
-    const foreign = (await platform.as().post(RULES).send({ ...denyRoleView, name: 'default tenant rule', enabled: false }).expect(201)).body.id;
+    const foreign = (
+      await platform
+        .as()
+        .post(RULES)
+        .send({ ...denyRoleView, name: 'default tenant rule', enabled: false })
+        .expect(201)
+    ).body.id;
     const before = await state();
     for (const res of [
-      await ann().put(`${RULES}/${foreign}`).send({ ...denyRoleView, enabled: true }),
+      await ann()
+        .put(`${RULES}/${foreign}`)
+        .send({ ...denyRoleView, enabled: true }),
       await ann().delete(`${RULES}/${foreign}`),
       await ann().delete(`${RULES}/00000000-0000-4000-8000-000000000000`),
       await ann().delete(`${RULES}/not-a-uuid`),
@@ -172,7 +218,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
   });
 
   it('rejects malformed rules with a message per field and writes nothing', async () => {
-    const existing = (await ann().post(RULES).send({ ...denyRoleView, name: 'untouched', enabled: false }).expect(201)).body.id;
+    const existing = (
+      await ann()
+        .post(RULES)
+        .send({ ...denyRoleView, name: 'untouched', enabled: false })
+        .expect(201)
+    ).body.id;
     const before = await state();
     const cases: Array<[object, string]> = [
       [{ ...denyRoleView, conditions: [{ field: 'Colour', operator: 'Equals', value: 'red' }] }, 'conditions.0.field'],
@@ -200,7 +251,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     ];
     for (const [body, field] of cases) {
       for (const res of [await ann().post(RULES).send(body), await ann().put(`${RULES}/${existing}`).send(body)]) {
-        expect({ body, status: res.status, type: res.headers['content-type'] }).toMatchObject({ status: 400, type: expect.stringContaining('application/problem+json') });
+        expect({ body, status: res.status, type: res.headers['content-type'] }).toMatchObject({
+          status: 400,
+          type: expect.stringContaining('application/problem+json'),
+        });
         expect(res.body.code).toBe('Validation.Failed');
         const keys = Object.keys(res.body.errors ?? {});
         expect({ body, keys }).toEqual({ body, keys: expect.arrayContaining([expect.stringContaining(field)]) });

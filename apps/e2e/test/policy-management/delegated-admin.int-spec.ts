@@ -32,7 +32,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     await frank().get('/api/authorization/roles').expect(403);
 
     const res = await delegate({ actor: 'frank', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour(), reason: 'holiday cover' }).expect(201);
-    expect(res.body).toMatchObject({ delegator: 'admin', actor: 'frank', permissionCodes: [ROLE_VIEW], reason: 'holiday cover', status: 'active', revokedAt: null });
+    expect(res.body).toMatchObject({
+      delegator: 'admin',
+      actor: 'frank',
+      permissionCodes: [ROLE_VIEW],
+      reason: 'holiday cover',
+      status: 'active',
+      revokedAt: null,
+    });
     const id = res.body.id as string;
 
     const [log] = await platform.sql.query(`SELECT actor, change, target_type, target_id, after FROM authz.policy_change_log WHERE target_id = $1`, [id]);
@@ -85,7 +92,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
     );
     const before = await written();
 
-    const exceeds = await delegate({ actor: 'frank', permissionCodes: [ROLE_VIEW, ROLE_DELETE, 'authorization.abac-rule.view'], expiresAt: inOneHour() }, 'dora');
+    const exceeds = await delegate(
+      { actor: 'frank', permissionCodes: [ROLE_VIEW, ROLE_DELETE, 'authorization.abac-rule.view'], expiresAt: inOneHour() },
+      'dora',
+    );
     expectProblem(exceeds, 422, 'Authorization.DelegationExceedsDelegator');
     expect(exceeds.body.detail).toContain(ROLE_DELETE);
     expect(exceeds.body.detail).toContain('authorization.abac-rule.view');
@@ -146,7 +156,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management delega
   it('a delegate cannot delegate further, even when Manage itself was delegated', async () => {
     await delegate({ actor: 'frank', permissionCodes: [MANAGE, ROLE_VIEW], expiresAt: inOneHour() }).expect(201);
     const before = await written();
-    const res = await platform.as('admin', 'default', { actor: 'frank' }).post(BASE).send({ actor: 'gina', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() });
+    const res = await platform
+      .as('admin', 'default', { actor: 'frank' })
+      .post(BASE)
+      .send({ actor: 'gina', permissionCodes: [ROLE_VIEW], expiresAt: inOneHour() });
     expectProblem(res, 403, 'Authorization.DelegationRequiresUser');
     expect(await written()).toEqual(before);
   });

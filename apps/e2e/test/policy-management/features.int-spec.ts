@@ -89,10 +89,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     const [log] = await platform.sql.query(
       `SELECT tenant_id, actor, change, target_type, before, after FROM authz.policy_change_log WHERE target_id = 'tickets' AND change = 'feature.tenant-changed'`,
     );
-    expect(log).toEqual({ tenant_id: 'acme', actor: 'ann', change: 'feature.tenant-changed', target_type: 'feature', before: { tenantOverride: null }, after: { tenantOverride: false } });
-    const events = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'featureCode' = 'tickets'`, [
-      EventTypes.authorization.featureChanged,
-    ]);
+    expect(log).toEqual({
+      tenant_id: 'acme',
+      actor: 'ann',
+      change: 'feature.tenant-changed',
+      target_type: 'feature',
+      before: { tenantOverride: null },
+      after: { tenantOverride: false },
+    });
+    const events = await platform.sql.query(
+      `SELECT envelope FROM authz.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'featureCode' = 'tickets'`,
+      [EventTypes.authorization.featureChanged],
+    );
     expect(events.map((e: { envelope: object }) => e.envelope)).toEqual([
       expect.objectContaining({ tenantId: 'acme', payload: { featureCode: 'tickets', scope: 'tenant', tenantId: 'acme', enabled: false, previous: null } }),
     ]);
@@ -105,9 +113,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     await ann().delete(`${FEATURES}/tickets/override`).expect(204);
     expect(await gate('cara', 'acme', 'tickets')).toBe('open');
     expect(await platform.count('feature_override', `tenant_id = 'acme' AND feature_code = 'tickets'`)).toBe(0);
-    const [cleared] = await platform.sql.query(`SELECT tenant_id, before, after FROM authz.policy_change_log WHERE target_id = 'tickets' AND change = 'feature.override-cleared'`);
+    const [cleared] = await platform.sql.query(
+      `SELECT tenant_id, before, after FROM authz.policy_change_log WHERE target_id = 'tickets' AND change = 'feature.override-cleared'`,
+    );
     expect(cleared).toEqual({ tenant_id: 'acme', before: { tenantOverride: false }, after: { tenantOverride: null } });
-    expect(await platform.count('outbox_message', `event_type = $1 AND envelope->'payload'->>'featureCode' = 'tickets'`, [EventTypes.authorization.featureChanged])).toBe(2);
+    expect(
+      await platform.count('outbox_message', `event_type = $1 AND envelope->'payload'->>'featureCode' = 'tickets'`, [EventTypes.authorization.featureChanged]),
+    ).toBe(2);
 
     // No override left: clearing again is a no-op.
     const idle = await state();
@@ -117,7 +129,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
   it('a global default off denies every tenant without override, while an override on still allows', async () => {
     await ann().put(`${FEATURES}/chat`).send({ enabled: true, scope: 'tenant' }).expect(200);
-    for (const [sub, tenant] of [['cara', 'acme'], ['dan', 'globex'], ['eve', 'default']] as const) expect(await gate(sub, tenant, 'chat')).toBe('open');
+    for (const [sub, tenant] of [
+      ['cara', 'acme'],
+      ['dan', 'globex'],
+      ['eve', 'default'],
+    ] as const)
+      expect(await gate(sub, tenant, 'chat')).toBe('open');
 
     const put = await platform.as().put(`${FEATURES}/chat`).send({ enabled: false, scope: 'global' }).expect(200);
     expect(put.body).toMatchObject({ code: 'chat', globalDefault: false, tenantOverride: null, effective: false });
@@ -132,7 +149,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
     const [row] = await platform.sql.query(`SELECT default_enabled FROM authz.feature_definition WHERE code = 'chat'`);
     expect(row.default_enabled).toBe(false);
-    const [log] = await platform.sql.query(`SELECT tenant_id, actor, before, after FROM authz.policy_change_log WHERE target_id = 'chat' AND change = 'feature.global-changed'`);
+    const [log] = await platform.sql.query(
+      `SELECT tenant_id, actor, before, after FROM authz.policy_change_log WHERE target_id = 'chat' AND change = 'feature.global-changed'`,
+    );
     expect(log).toEqual({ tenant_id: null, actor: 'admin', before: { globalDefault: true }, after: { globalDefault: false } });
     const [event] = await platform.sql.query(
       `SELECT envelope FROM authz.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'featureCode' = 'chat' AND envelope->'payload'->>'scope' = 'global'`,
@@ -189,7 +208,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
       await ann().put(`${FEATURES}/teleport`).send({ enabled: false, scope: 'tenant' }),
       await platform.as().put(`${FEATURES}/teleport`).send({ enabled: false, scope: 'global' }),
       await ann().delete(`${FEATURES}/teleport/override`),
-      await ann().put(`${FEATURES}/${'x'.repeat(300)}`).send({ enabled: false, scope: 'tenant' }),
+      await ann()
+        .put(`${FEATURES}/${'x'.repeat(300)}`)
+        .send({ enabled: false, scope: 'tenant' }),
     ]) {
       expect(res.status).toBe(404);
       expect(res.body.code).toBe('NotFound');
@@ -237,7 +258,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision with AUTH
 
   it('lets an enabled feature alone permit a caller who holds nothing, and a disabled one still deny', async () => {
     const open = await decide('nobody', 'acme', 'tickets');
-    expect(open).toMatchObject({ outcome: 'Permit', reasons: expect.arrayContaining([{ evaluator: 'Feature', verdict: 'Allow', reason: 'FeatureEnabled: feature tickets enabled' }]) });
+    expect(open).toMatchObject({
+      outcome: 'Permit',
+      reasons: expect.arrayContaining([{ evaluator: 'Feature', verdict: 'Allow', reason: 'FeatureEnabled: feature tickets enabled' }]),
+    });
     await platform.as().put(`${FEATURES}/chat`).send({ enabled: false, scope: 'global' }).expect(200);
     expect(await decide('nobody', 'acme', 'chat')).toMatchObject({ outcome: 'Deny' });
     // A simulation answers what the service would, under the same setting.

@@ -54,7 +54,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
 
     it('creates a policy (200), stores the effect as an integer, and records it with its event', async () => {
       const before = await state();
-      const res = await platform.as().put(FIELDS).send(policy('client.taxId', 'clerk', 'masked')).expect(200);
+      const res = await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('client.taxId', 'clerk', 'masked'))
+        .expect(200);
       policyId = res.body.id;
       expect(res.body).toEqual({
         id: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -85,7 +89,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
 
     it('changes the effect of the same (module, resource type, field, role), recorded as an update', async () => {
       const before = await state();
-      const res = await platform.as().put(FIELDS).send(policy('client.taxId', 'clerk', 'hidden')).expect(200);
+      const res = await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('client.taxId', 'clerk', 'hidden'))
+        .expect(200);
       expect(res.body).toMatchObject({ id: policyId, effect: 'hidden' });
       expect(await state()).toEqual({ policies: before.policies, log: before.log + 1, outbox: before.outbox + 1 });
       const [log] = await platform.sql.query(`SELECT * FROM authz.policy_change_log WHERE target_id = $1 AND change = 'field-policy.updated'`, [policyId]);
@@ -99,7 +107,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
 
     it('writes nothing when the effect is already so', async () => {
       const before = await state();
-      const res = await platform.as().put(FIELDS).send(policy('client.taxId', 'clerk', 'hidden')).expect(200);
+      const res = await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('client.taxId', 'clerk', 'hidden'))
+        .expect(200);
       expect(res.body).toMatchObject({ id: policyId, effect: 'hidden' });
       expect(await state()).toEqual(before);
     });
@@ -108,7 +120,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
       const foreignRole = await addRole('acme', 'acme-clerk');
       const before = await state();
       for (const roleId of [foreignRole, '00000000-0000-4000-8000-000000000000']) {
-        const res = await platform.as().put(FIELDS).send(policy('amount', 'clerk', 'masked', { roleId })).expect(422);
+        const res = await platform
+          .as()
+          .put(FIELDS)
+          .send(policy('amount', 'clerk', 'masked', { roleId }))
+          .expect(422);
         expect(res.headers['content-type']).toContain('application/problem+json');
         expect(res.body.code).toBe('Authorization.FieldSecurity.RoleUnknown');
       }
@@ -119,14 +135,42 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
   describe('effective policy', () => {
     beforeAll(async () => {
       // dora: clerk (hidden taxId), intern, auditor; eli: auditor only.
-      await platform.as().put(FIELDS).send(policy('client.taxId', 'auditor', 'read-only')).expect(200);
-      await platform.as().put(FIELDS).send(policy('amount', 'auditor', 'masked')).expect(200);
-      await platform.as().put(FIELDS).send(policy('amount', 'intern', 'read-only')).expect(200);
-      await platform.as().put(FIELDS).send(policy('notes', 'intern', 'read-only')).expect(200);
-      await platform.as().put(FIELDS).send(policy('notes', 'clerk', 'read-only')).expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('client.taxId', 'auditor', 'read-only'))
+        .expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('amount', 'auditor', 'masked'))
+        .expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('amount', 'intern', 'read-only'))
+        .expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('notes', 'intern', 'read-only'))
+        .expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('notes', 'clerk', 'read-only'))
+        .expect(200);
       // Another resource type and another module do not mix in.
-      await platform.as().put(FIELDS).send(policy('amount', 'clerk', 'hidden', { resourceType: 'payment' })).expect(200);
-      await platform.as().put(FIELDS).send(policy('amount', 'clerk', 'hidden', { module: 'cases', resourceType: 'invoice' })).expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('amount', 'clerk', 'hidden', { resourceType: 'payment' }))
+        .expect(200);
+      await platform
+        .as()
+        .put(FIELDS)
+        .send(policy('amount', 'clerk', 'hidden', { module: 'cases', resourceType: 'invoice' }))
+        .expect(200);
     });
 
     it('gives per field the strictest effect across the subject’s roles (hidden > masked > read-only)', async () => {
@@ -159,18 +203,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
         { field: 'client.taxId', effect: 'read-only', roles: ['auditor'] },
         { field: 'notes', effect: 'read-only', roles: ['intern'] },
       ]);
-      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'dora', $1, 'clerk', 'test')`, [
-        roles['clerk'],
-      ]);
+      await platform.sql.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'dora', $1, 'clerk', 'test')`,
+        [roles['clerk']],
+      );
     });
 
-    it.each(['module=billing&resourceType=invoice', 'module=billing&subject=dora', 'module=Billing&resourceType=invoice&subject=dora', 'module=billing&resourceType=invoice&subject=dora&x=1'])(
-      'rejects %s with 400',
-      async (query) => {
-        const res = await platform.as().get(`${FIELDS}/effective?${query}`).expect(400);
-        expect(res.body.code).toBe('Validation.Failed');
-      },
-    );
+    it.each([
+      'module=billing&resourceType=invoice',
+      'module=billing&subject=dora',
+      'module=Billing&resourceType=invoice&subject=dora',
+      'module=billing&resourceType=invoice&subject=dora&x=1',
+    ])('rejects %s with 400', async (query) => {
+      const res = await platform.as().get(`${FIELDS}/effective?${query}`).expect(400);
+      expect(res.body.code).toBe('Validation.Failed');
+    });
   });
 
   describe('list and delete', () => {
@@ -217,7 +264,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
     it.each([
       ['GET list', () => platform.as('mallory').get(FIELDS)],
       ['GET effective', () => platform.as('mallory').get(`${FIELDS}/effective?module=billing&resourceType=invoice&subject=mallory`)],
-      ['PUT', () => platform.as('mallory').put(FIELDS).send(policy('amount', 'clerk', 'read-only'))],
+      [
+        'PUT',
+        () =>
+          platform
+            .as('mallory')
+            .put(FIELDS)
+            .send(policy('amount', 'clerk', 'read-only')),
+      ],
       ['DELETE', () => platform.as('mallory').delete(`${FIELDS}/00000000-0000-4000-8000-000000000000`)],
     ])('%s without the permission: 403 Authorization.Denied, nothing changed', async (_route, send) => {
       const [any] = await platform.sql.query(`SELECT id FROM authz.field_policy LIMIT 1`);
@@ -235,15 +289,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
          SELECT 'default', $1, 'field-viewer', p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = 'authorization.field-security.view'`,
         [viewer],
       );
-      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'vic', $1, 'field-viewer', 'test')`, [
-        viewer,
-      ]);
+      await platform.sql.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'vic', $1, 'field-viewer', 'test')`,
+        [viewer],
+      );
       await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'vic' });
       const [any] = await platform.sql.query(`SELECT id FROM authz.field_policy WHERE tenant_id = 'default' LIMIT 1`);
       const before = await state();
       await platform.as('vic').get(FIELDS).expect(200);
       await platform.as('vic').get(`${FIELDS}/effective?module=billing&resourceType=invoice&subject=vic`).expect(200);
-      await platform.as('vic').put(FIELDS).send(policy('amount', 'clerk', 'read-only')).expect(403);
+      await platform
+        .as('vic')
+        .put(FIELDS)
+        .send(policy('amount', 'clerk', 'read-only'))
+        .expect(403);
       await platform.as('vic').delete(`${FIELDS}/${any.id}`).expect(403);
       expect(await state()).toEqual(before);
     });
@@ -260,7 +319,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management field 
       const res = await platform.as('ann', 'acme').delete(`${FIELDS}/${foreign.id}`).expect(404);
       expect(res.body.code).toBe('NotFound');
       // Using the other tenant's role id is refused too.
-      await platform.as('ann', 'acme').put(FIELDS).send(policy('amount', 'clerk', 'hidden')).expect(422);
+      await platform
+        .as('ann', 'acme')
+        .put(FIELDS)
+        .send(policy('amount', 'clerk', 'hidden'))
+        .expect(422);
       expect(await state()).toEqual(before);
       // The same subject name in another tenant has that tenant's roles only.
       const dora = await platform.as('ann', 'acme').get(`${FIELDS}/effective?module=billing&resourceType=invoice&subject=dora`).expect(200);

@@ -66,7 +66,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expect(bob.body.items.length).toBeGreaterThanOrEqual(2);
       for (const item of bob.body.items as AuditItem[]) {
         expect(item).toEqual(
-          expect.objectContaining({ tenantId: 'default', subject: 'bob', outcome: 'NoMatchingPolicy', module: 'authorization', resourceType: 'role', action: 'View' }),
+          expect.objectContaining({
+            tenantId: 'default',
+            subject: 'bob',
+            outcome: 'NoMatchingPolicy',
+            module: 'authorization',
+            resourceType: 'role',
+            action: 'View',
+          }),
         );
       }
       const times = (bob.body.items as AuditItem[]).map((i) => i.decidedAt);
@@ -86,9 +93,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expect(all.body.items).toHaveLength(1);
       expect(all.body.totalCount).toBeGreaterThanOrEqual(2);
       const newest: AuditItem = all.body.items[0];
-      const window = await platform.as().get(`${DECISIONS}?subject=bob&from=${encodeURIComponent(newest.decidedAt)}`).expect(200);
+      const window = await platform
+        .as()
+        .get(`${DECISIONS}?subject=bob&from=${encodeURIComponent(newest.decidedAt)}`)
+        .expect(200);
       expect((window.body.items as AuditItem[]).map((i) => i.decisionId)).toContain(newest.decisionId);
-      const before = await platform.as().get(`${DECISIONS}?subject=bob&to=${encodeURIComponent(newest.decidedAt)}&pageSize=100`).expect(200);
+      const before = await platform
+        .as()
+        .get(`${DECISIONS}?subject=bob&to=${encodeURIComponent(newest.decidedAt)}&pageSize=100`)
+        .expect(200);
       expect((before.body.items as AuditItem[]).map((i) => i.decisionId)).not.toContain(newest.decisionId);
     });
 

@@ -59,7 +59,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     const grantId = approved.body.grantId as string;
     expect(new Date(approved.body.grantExpiresAt).getTime() - new Date(approved.body.decidedAt).getTime()).toBe(60_000);
     const [grant] = await platform.sql.query(`SELECT * FROM authz.temporary_grant WHERE id = $1`, [grantId]);
-    expect(grant).toMatchObject({ tenant_id: 'default', subject: 'erin', permission_codes: [ROLE_VIEW], source: 'permission-request', source_id: request.id, created_by: 'admin', revoked_at: null });
+    expect(grant).toMatchObject({
+      tenant_id: 'default',
+      subject: 'erin',
+      permission_codes: [ROLE_VIEW],
+      source: 'permission-request',
+      source_id: request.id,
+      created_by: 'admin',
+      revoked_at: null,
+    });
     expect(new Date(grant.expires_at).toISOString()).toBe(approved.body.grantExpiresAt);
     expect(await platform.count('policy_change_log', `target_id = $1 AND change = 'permission-request.approved'`, [request.id])).toBe(1);
     expect(await platform.count('policy_change_log', `target_id = $1 AND change = 'temporary-grant.granted'`, [grantId])).toBe(1);
@@ -210,7 +218,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
   it('caps pending requests per user at 10 (409)', async () => {
     for (let i = 0; i < 10; i++) await file('pat');
     const before = await written();
-    const res = await platform.as('pat').post(BASE).send({ permissionCodes: [ROLE_VIEW], durationSeconds: 60, reason: 'again' });
+    const res = await platform
+      .as('pat')
+      .post(BASE)
+      .send({ permissionCodes: [ROLE_VIEW], durationSeconds: 60, reason: 'again' });
     expectProblem(res, 409, 'Authorization.TooManyPendingRequests');
     expect(await written()).toEqual(before);
   });
@@ -254,11 +265,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expectProblem(res, 400, 'Validation.Failed');
       expect(Object.keys(res.body.errors ?? {}).some((k) => k.startsWith(field))).toBe(true);
     }
-    expectProblem(await platform.as().post(`${BASE}/${request.id}/approve`).send({ note: 'n'.repeat(1001) }), 400, 'Validation.Failed');
+    expectProblem(
+      await platform
+        .as()
+        .post(`${BASE}/${request.id}/approve`)
+        .send({ note: 'n'.repeat(1001) }),
+      400,
+      'Validation.Failed',
+    );
     expectProblem(await platform.as().post(`${BASE}/${request.id}/reject`).send({ reason: 'no' }), 400, 'Validation.Failed');
     expectProblem(await platform.as().post(`${BASE}/not-a-uuid/approve`).send({}), 400, 'Validation.Failed');
     expectProblem(await platform.as().get(`${BASE}?status=lost`), 400, 'Validation.Failed');
-    const unknown = await platform.as('kim').post(BASE).send({ ...valid, permissionCodes: [ROLE_VIEW, 'authorization.nothing.view'] });
+    const unknown = await platform
+      .as('kim')
+      .post(BASE)
+      .send({ ...valid, permissionCodes: [ROLE_VIEW, 'authorization.nothing.view'] });
     expectProblem(unknown, 422, 'Authorization.PermissionUnknown');
     expect(unknown.body.detail).toContain('authorization.nothing.view');
     expect(await written()).toEqual(before);

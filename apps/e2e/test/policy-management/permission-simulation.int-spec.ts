@@ -53,7 +53,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
         .send({ subject: 'bob', request: ROLE_VIEW, overlay: { addRoleBindings: [{ subject: 'bob', roleName: 'platform-admin' }] } })
         .expect(200);
       expect(res.body).toEqual(expect.objectContaining({ outcome: 'Permit', permitted: true, dataScope: { kind: 'tenant', tenantId: 'default' } }));
-      expect(res.body.evaluations).toEqual(expect.arrayContaining([expect.objectContaining({ evaluator: 'RBAC', verdict: 'Allow', reason: expect.stringContaining('platform-admin') })]));
+      expect(res.body.evaluations).toEqual(
+        expect.arrayContaining([expect.objectContaining({ evaluator: 'RBAC', verdict: 'Allow', reason: expect.stringContaining('platform-admin') })]),
+      );
       expect(await policyState()).toEqual(state);
       await platform.flushAudit();
       expect(await auditCount(`subject = 'bob'`)).toBe(bobAudit);
@@ -63,7 +65,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
 
     it('applies permission removals, ABAC rules and feature overrides', async () => {
       const adminView = { subject: 'admin', request: ROLE_VIEW };
-      await platform.as().post(EVALUATE).send(adminView).expect(200).expect((r) => expect(r.body.outcome).toBe('Permit'));
+      await platform
+        .as()
+        .post(EVALUATE)
+        .send(adminView)
+        .expect(200)
+        .expect((r) => expect(r.body.outcome).toBe('Permit'));
       const revoked = await platform
         .as()
         .post(EVALUATE)
@@ -84,8 +91,17 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
         .post(EVALUATE)
         .send(tickets)
         .expect(200)
-        .expect((r) => expect(r.body).toMatchObject({ outcome: 'NoMatchingPolicy', evaluations: expect.arrayContaining([expect.objectContaining({ evaluator: 'Feature', verdict: 'Neutral' })]) }));
-      const off = await platform.as().post(EVALUATE).send({ ...tickets, overlay: { features: [{ code: 'tickets', enabled: false }] } }).expect(200);
+        .expect((r) =>
+          expect(r.body).toMatchObject({
+            outcome: 'NoMatchingPolicy',
+            evaluations: expect.arrayContaining([expect.objectContaining({ evaluator: 'Feature', verdict: 'Neutral' })]),
+          }),
+        );
+      const off = await platform
+        .as()
+        .post(EVALUATE)
+        .send({ ...tickets, overlay: { features: [{ code: 'tickets', enabled: false }] } })
+        .expect(200);
       expect(off.body.outcome).toBe('Deny');
       expect(await platform.count('feature_override')).toBe(0);
     });
@@ -107,13 +123,29 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       ['an unknown top-level field', { subject: 'bob', request: ROLE_VIEW, tenantId: 'acme' }, 'tenantId'],
       ['an unknown overlay field', { subject: 'bob', request: ROLE_VIEW, overlay: { grantEverything: true } }, 'overlay.grantEverything'],
       ['a malformed binding list', { subject: 'bob', request: ROLE_VIEW, overlay: { addRoleBindings: { subject: 'bob' } } }, 'overlay.addRoleBindings'],
-      ['a binding without role', { subject: 'bob', request: ROLE_VIEW, overlay: { addRoleBindings: [{ subject: 'bob' }] } }, 'overlay.addRoleBindings.0.roleName'],
+      [
+        'a binding without role',
+        { subject: 'bob', request: ROLE_VIEW, overlay: { addRoleBindings: [{ subject: 'bob' }] } },
+        'overlay.addRoleBindings.0.roleName',
+      ],
       ['an overlong subject', { subject: 'b'.repeat(256), request: ROLE_VIEW }, 'subject'],
       ['an unknown action', { subject: 'bob', request: { ...ROLE_VIEW, action: 'Fly' } }, 'request.action'],
-      ['a bad ABAC verdict', { subject: 'bob', request: ROLE_VIEW, overlay: { abacRules: { add: [{ priority: 1, verdict: 3, conditions: [] }] } } }, 'overlay.abacRules.add.0.verdict'],
-      ['a code outside the catalog', { subject: 'bob', request: ROLE_VIEW, overlay: { addRolePermissions: [{ roleName: 'platform-admin', permissionCode: 'x.y.view' }] } }, 'overlay.permissionCode'],
+      [
+        'a bad ABAC verdict',
+        { subject: 'bob', request: ROLE_VIEW, overlay: { abacRules: { add: [{ priority: 1, verdict: 3, conditions: [] }] } } },
+        'overlay.abacRules.add.0.verdict',
+      ],
+      [
+        'a code outside the catalog',
+        { subject: 'bob', request: ROLE_VIEW, overlay: { addRolePermissions: [{ roleName: 'platform-admin', permissionCode: 'x.y.view' }] } },
+        'overlay.permissionCode',
+      ],
       ['an undefined feature', { subject: 'bob', request: ROLE_VIEW, overlay: { features: [{ code: 'nope', enabled: true }] } }, 'overlay.features'],
-      ['an unknown ABAC rule id', { subject: 'bob', request: ROLE_VIEW, overlay: { abacRules: { remove: ['00000000-0000-0000-0000-000000000000'] } } }, 'overlay.abacRules.remove'],
+      [
+        'an unknown ABAC rule id',
+        { subject: 'bob', request: ROLE_VIEW, overlay: { abacRules: { remove: ['00000000-0000-0000-0000-000000000000'] } } },
+        'overlay.abacRules.remove',
+      ],
     ])('refuses %s with 400, writing nothing', async (_what, body, field) => {
       const state = await policyState();
       const res = await platform.as().post(EVALUATE).send(body).expect(400);
@@ -176,7 +208,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     it('flips nothing under an empty overlay, and bounds the sample', async () => {
       const res = await platform.as().post(REPLAY).send({ sample: 3 }).expect(200);
       expect(res.body).toEqual({ replayed: 3, skipped: 0, flipped: [] });
-      const future = await platform.as().post(REPLAY).send({ from: '2099-01-01T00:00:00Z', overlay: { removeRoleBindings: [{ subject: 'admin', roleName: 'platform-admin' }] } }).expect(200);
+      const future = await platform
+        .as()
+        .post(REPLAY)
+        .send({ from: '2099-01-01T00:00:00Z', overlay: { removeRoleBindings: [{ subject: 'admin', roleName: 'platform-admin' }] } })
+        .expect(200);
       expect(future.body).toEqual({ replayed: 0, skipped: 0, flipped: [] });
     });
 
@@ -196,7 +232,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
         (r: { decision_id: string }) => r.decision_id,
       );
       expect((res.body.flipped as Flip[]).some((f) => defaultIds.includes(f.decisionId))).toBe(false);
-      const foreign = await platform.as('ann', 'acme').post(REPLAY).send({ overlay: { removeRoleBindings: [{ subject: 'admin', roleName: 'platform-admin' }] } }).expect(400);
+      const foreign = await platform
+        .as('ann', 'acme')
+        .post(REPLAY)
+        .send({ overlay: { removeRoleBindings: [{ subject: 'admin', roleName: 'platform-admin' }] } })
+        .expect(400);
       expect(foreign.body.errors['overlay.roleName']).toBeDefined();
     });
 

@@ -14,7 +14,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'platform-level permissio
   beforeAll(async () => {
     await platform.start();
     // ann administers acme with every tenant-level permission (the bootstrap's tenant-admin).
-    await platform.grantRole('acme', 'ann', 'tenant-admin', PERMISSION_CATALOG.filter((p) => p.level === 'tenant').map((p) => p.code));
+    await platform.grantRole(
+      'acme',
+      'ann',
+      'tenant-admin',
+      PERMISSION_CATALOG.filter((p) => p.level === 'tenant').map((p) => p.code),
+    );
   }, 90_000);
   afterAll(() => platform.stop());
 
@@ -32,24 +37,38 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'platform-level permissio
   });
 
   it.each(PLATFORM_CODES)('%s: a tenant role cannot be granted it (422), a platform role can', async (code) => {
-    const tenantRole = await platform.as('ann', 'acme').post(`${BASE}/roles`).send({ name: `r-${code.replace(/\./g, '-')}` }).expect(201);
+    const tenantRole = await platform
+      .as('ann', 'acme')
+      .post(`${BASE}/roles`)
+      .send({ name: `r-${code.replace(/\./g, '-')}` })
+      .expect(201);
     expectProblem(
       await platform.as('ann', 'acme').post(`${BASE}/roles/${tenantRole.body.id}/permissions`).send({ permissionCode: code }),
       422,
       'Authorization.PermissionPlatformOnly',
     );
-    const platformRole = await platform.as().post(`${BASE}/roles`).send({ name: `p-${code.replace(/\./g, '-')}` }).expect(201);
+    const platformRole = await platform
+      .as()
+      .post(`${BASE}/roles`)
+      .send({ name: `p-${code.replace(/\./g, '-')}` })
+      .expect(201);
     await platform.as().post(`${BASE}/roles/${platformRole.body.id}/permissions`).send({ permissionCode: code }).expect(204);
   });
 
   it.each(PLATFORM_CODES)('%s: no delegation or permission request carries it into a tenant (422)', async (code) => {
     expectProblem(
-      await platform.as('ann', 'acme').post(`${BASE}/delegated-admin`).send({ actor: 'bea', permissionCodes: [code], expiresAt: inOneHour() }),
+      await platform
+        .as('ann', 'acme')
+        .post(`${BASE}/delegated-admin`)
+        .send({ actor: 'bea', permissionCodes: [code], expiresAt: inOneHour() }),
       422,
       'Authorization.PermissionPlatformOnly',
     );
     expectProblem(
-      await platform.as('ann', 'acme').post(`${BASE}/permission-requests`).send({ permissionCodes: [code], durationSeconds: 600, reason: 'need it' }),
+      await platform
+        .as('ann', 'acme')
+        .post(`${BASE}/permission-requests`)
+        .send({ permissionCodes: [code], durationSeconds: 600, reason: 'need it' }),
       422,
       'Authorization.PermissionPlatformOnly',
     );

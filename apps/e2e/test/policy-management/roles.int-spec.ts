@@ -71,7 +71,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
         updatedAt: expect.any(String),
       });
       expect(await outboxCount('authorization.role.created')).toBe(before + 1);
-      expect(await lastEvent('authorization.role.created')).toEqual({ tenantId: SEEDED_TENANT, roleId: res.body.id, roleName: 'case clerk', change: 'created' });
+      expect(await lastEvent('authorization.role.created')).toEqual({
+        tenantId: SEEDED_TENANT,
+        roleId: res.body.id,
+        roleName: 'case clerk',
+        change: 'created',
+      });
       const log = await lastLog('role.created');
       expect(log).toMatchObject({ tenant_id: SEEDED_TENANT, actor: 'admin', target_type: 'role', target_id: res.body.id });
       expect(log.after).toMatchObject({ name: 'case clerk', dataScope: 'tenant' });
@@ -116,7 +121,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     });
 
     it('accepts a 100-character name', async () => {
-      await admin().post(`${BASE}/roles`).send({ name: 'n'.repeat(100) }).expect(201);
+      await admin()
+        .post(`${BASE}/roles`)
+        .send({ name: 'n'.repeat(100) })
+        .expect(201);
     });
   });
 
@@ -153,7 +161,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       await assign('bert', role.id);
       await platform.as('bert').get(GUARDED).expect(200);
 
-      const res = await admin().put(`${BASE}/roles/${role.id}`).send({ name: `${role.name}-renamed` }).expect(200);
+      const res = await admin()
+        .put(`${BASE}/roles/${role.id}`)
+        .send({ name: `${role.name}-renamed` })
+        .expect(200);
       expect(res.body).toMatchObject({ id: role.id, name: `${role.name}-renamed`, dataScope: 'own', description: 'before' });
       expect(await platform.count('user_role', `role_id = $1 AND role_name = $2 AND subject = 'bert'`, [role.id, `${role.name}-renamed`])).toBe(1);
       expect(await platform.count('role_permission', `role_id = $1 AND role_name = $2`, [role.id, `${role.name}-renamed`])).toBe(1);
@@ -188,7 +199,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       const [a, b] = [await createRole(), await createRole()];
       const before = await snapshot();
       expect((await admin().put(`${BASE}/roles/${a.id}`).send({ name: b.name }).expect(409)).body.code).toBe('Authorization.RoleNameTaken');
-      expect((await admin().put(`${BASE}/roles/${a.id}`).send({ name: 'y'.repeat(101) }).expect(400)).body.code).toBe('Validation.Failed');
+      expect(
+        (
+          await admin()
+            .put(`${BASE}/roles/${a.id}`)
+            .send({ name: 'y'.repeat(101) })
+            .expect(400)
+        ).body.code,
+      ).toBe('Validation.Failed');
       expect((await admin().put(`${BASE}/roles/${a.id}`).send({ name: 'ok', id: b.id }).expect(400)).body.code).toBe('Validation.Failed');
       expect(await snapshot()).toEqual(before);
     });
@@ -265,7 +283,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       const odd = encodeURIComponent('user@example.com|ü 1');
       await admin().post(`${BASE}/users/${odd}/roles/${role.id}`).expect(204);
       expect((await admin().get(`${BASE}/users/${odd}/roles`).expect(200)).body.items[0].id).toBe(role.id);
-      await admin().post(`${BASE}/users/${'u'.repeat(255)}/roles/${role.id}`).expect(204);
+      await admin()
+        .post(`${BASE}/users/${'u'.repeat(255)}/roles/${role.id}`)
+        .expect(204);
       const before = await snapshot();
       for (const bad of ['u'.repeat(256), 'a%01b', 'a%0Ab']) {
         const res = await admin().post(`${BASE}/users/${bad}/roles/${role.id}`).expect(400);
@@ -312,7 +332,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       const list = await admin().get(`${BASE}/roles/${role.id}/permissions`).expect(200);
       expect(list.body).toMatchObject({ totalCount: 2, pageIndex: 0 });
       expect(list.body.items).toEqual([
-        { permissionId: featureId, permissionCode: 'authorization.feature.view', module: 'authorization', resource: 'feature', action: 'View', grantedAt: expect.any(String) },
+        {
+          permissionId: featureId,
+          permissionCode: 'authorization.feature.view',
+          module: 'authorization',
+          resource: 'feature',
+          action: 'View',
+          grantedAt: expect.any(String),
+        },
         {
           permissionId: CatalogIds.permission('authorization.role.view'),
           permissionCode: 'authorization.role.view',
@@ -374,8 +401,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       const authorization = res.body.modules.find((m: { module: string }) => m.module === 'authorization');
       const role = authorization.resources.find((r: { resource: string }) => r.resource === 'role');
       expect(role.actions.map((a: { action: string }) => a.action)).toEqual(['Create', 'Delete', 'Update', 'View']);
-      expect(role.actions[3]).toEqual({ action: 'View', permissionId: CatalogIds.permission('authorization.role.view'), code: 'authorization.role.view', description: 'List roles' });
-      const codes = res.body.modules.flatMap((m: { resources: Array<{ actions: Array<{ code: string }> }> }) => m.resources.flatMap((r) => r.actions.map((a) => a.code)));
+      expect(role.actions[3]).toEqual({
+        action: 'View',
+        permissionId: CatalogIds.permission('authorization.role.view'),
+        code: 'authorization.role.view',
+        description: 'List roles',
+      });
+      const codes = res.body.modules.flatMap((m: { resources: Array<{ actions: Array<{ code: string }> }> }) =>
+        m.resources.flatMap((r) => r.actions.map((a) => a.code)),
+      );
       expect(codes.length).toBe(await platform.count('permission'));
     });
   });
@@ -427,7 +461,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       await assign('ivy', role.id);
       expect((await platform.as('ivy').get(`${BASE}/me/permissions`).expect(200)).body.codes).toEqual(['authorization.role.view']);
       await grant(role.id, 'authorization.feature.view');
-      expect((await platform.as('ivy').get(`${BASE}/me/permissions`).expect(200)).body.codes).toEqual(['authorization.feature.view', 'authorization.role.view']);
+      expect((await platform.as('ivy').get(`${BASE}/me/permissions`).expect(200)).body.codes).toEqual([
+        'authorization.feature.view',
+        'authorization.role.view',
+      ]);
       await admin().delete(`${BASE}/users/ivy/roles/${role.id}`).expect(204);
       expect((await platform.as('ivy').get(`${BASE}/me/menu`).expect(200)).body).toEqual({ modules: [] });
     });
@@ -509,7 +546,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     it('refreshes the menu on every instance through the events: assign on A, read on B', async () => {
       const second = await createServiceApp(policyManagementService, platform.runtime);
       try {
-        const onB = (path: string) => request(second.http).get(path).set('Authorization', `Bearer ${platform.token({ sub: 'jon' })}`);
+        const onB = (path: string) =>
+          request(second.http)
+            .get(path)
+            .set('Authorization', `Bearer ${platform.token({ sub: 'jon' })}`);
         expect((await onB(`${BASE}/me/menu`).expect(200)).body).toEqual({ modules: [] }); // now cached on B
         const role = await createRole();
         await grant(role.id, 'authorization.role.view');

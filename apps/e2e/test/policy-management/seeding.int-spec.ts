@@ -28,7 +28,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seedin
       [SEEDED_TENANT, PLATFORM_ADMIN_ROLE],
     );
     expect(held[0]!.n).toBe(rows.length);
-    expect(await platform.count('user_role', `tenant_id = $1 AND subject = $2 AND role_name = $3`, [SEEDED_TENANT, SEEDED_ADMIN_SUBJECT, PLATFORM_ADMIN_ROLE])).toBe(1);
+    expect(
+      await platform.count('user_role', `tenant_id = $1 AND subject = $2 AND role_name = $3`, [SEEDED_TENANT, SEEDED_ADMIN_SUBJECT, PLATFORM_ADMIN_ROLE]),
+    ).toBe(1);
     await platform.as().get('/api/authorization/roles').expect(200);
   });
 

@@ -84,7 +84,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       const [log] = await platform.sql.query(`SELECT * FROM authz.policy_change_log WHERE target_id = $1`, [shareId]);
       expect(log).toMatchObject({ tenant_id: 'default', actor: 'admin', change: 'share.granted', target_type: 'resource-relation', before: null });
       expect(log.after).toMatchObject({ id: shareId, subject: 'carol', relation: 'viewer' });
-      const [outbox] = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 ORDER BY id DESC LIMIT 1`, [A.relationChanged]);
+      const [outbox] = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 ORDER BY id DESC LIMIT 1`, [
+        A.relationChanged,
+      ]);
       expect(outbox.envelope).toMatchObject({
         eventType: A.relationChanged,
         tenantId: 'default',
@@ -128,7 +130,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       const [log] = await platform.sql.query(`SELECT * FROM authz.policy_change_log WHERE target_id = $1 AND change = 'share.revoked'`, [shareId]);
       expect(log.before).toMatchObject({ id: shareId, subject: 'carol' });
       expect(log.after).toBeNull();
-      const [outbox] = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 ORDER BY id DESC LIMIT 1`, [A.relationChanged]);
+      const [outbox] = await platform.sql.query(`SELECT envelope FROM authz.outbox_message WHERE event_type = $1 ORDER BY id DESC LIMIT 1`, [
+        A.relationChanged,
+      ]);
       expect(outbox.envelope.payload).toMatchObject({ subject: 'carol', resourceId: 'c-1', change: 'revoked' });
 
       const again = await platform.as().delete(`${SHARING}/${shareId}`).expect(404);
@@ -163,9 +167,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       // Decided (and cached: decision and relation caches) while dave does not hold the role.
       expect((await decide('dave', 'View', 'c-2')).outcome).toBe('NoMatchingPolicy');
 
-      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'dave', $1, 'paralegal', 'test')`, [
-        roleId,
-      ]);
+      await platform.sql.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'dave', $1, 'paralegal', 'test')`,
+        [roleId],
+      );
       await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'dave' });
       const viaRole = await decide('dave', 'View', 'c-2');
       expect(rebacAllows(viaRole)).toBe(true);
@@ -185,10 +190,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
 
     it('stops applying on the next decision when the role is deleted (its bindings go with it)', async () => {
       const tempRole = await addRole('default', 'temp-team');
-      await platform.as().post(SHARING).send({ resourceType: 'client', resourceId: 'k-1', subject: 'temp-team', subjectKind: 'role', relation: 'viewer' }).expect(201);
-      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'gus', $1, 'temp-team', 'test')`, [
-        tempRole,
-      ]);
+      await platform
+        .as()
+        .post(SHARING)
+        .send({ resourceType: 'client', resourceId: 'k-1', subject: 'temp-team', subjectKind: 'role', relation: 'viewer' })
+        .expect(201);
+      await platform.sql.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'gus', $1, 'temp-team', 'test')`,
+        [tempRole],
+      );
       await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'gus' });
       expect(rebacAllows(await decide('gus', 'View', 'k-1', 'default', 'client'))).toBe(true);
 
@@ -223,7 +233,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
       await addRole('acme', 'acme-only');
       const before = await state();
       for (const subject of ['no-such-role', 'acme-only']) {
-        const res = await platform.as().post(SHARING).send({ resourceType: 'case', resourceId: 'c-2', subject, subjectKind: 'role', relation: 'viewer' }).expect(422);
+        const res = await platform
+          .as()
+          .post(SHARING)
+          .send({ resourceType: 'case', resourceId: 'c-2', subject, subjectKind: 'role', relation: 'viewer' })
+          .expect(422);
         expect(res.headers['content-type']).toContain('application/problem+json');
         expect(res.body.code).toBe('Authorization.Sharing.RoleUnknown');
       }
@@ -234,7 +248,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
   describe('denial', () => {
     it.each([
       ['GET', () => platform.as('mallory').get(SHARING)],
-      ['POST', () => platform.as('mallory').post(SHARING).send({ resourceType: 'case', resourceId: 'c-1', subject: 'mallory', subjectKind: 'user', relation: 'owner' })],
+      [
+        'POST',
+        () =>
+          platform.as('mallory').post(SHARING).send({ resourceType: 'case', resourceId: 'c-1', subject: 'mallory', subjectKind: 'user', relation: 'owner' }),
+      ],
       ['DELETE', () => platform.as('mallory').delete(`${SHARING}/00000000-0000-4000-8000-000000000000`)],
     ])('%s without the permission: 403 Authorization.Denied, nothing changed', async (_method, send) => {
       const [anyShare] = await platform.sql.query(`SELECT id FROM authz.resource_relation LIMIT 1`);
@@ -255,14 +273,19 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
          SELECT 'default', $1, 'share-viewer', p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = 'authorization.sharing.view'`,
         [viewerRole],
       );
-      await platform.sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'vera', $1, 'share-viewer', 'test')`, [
-        viewerRole,
-      ]);
+      await platform.sql.query(
+        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('default', 'vera', $1, 'share-viewer', 'test')`,
+        [viewerRole],
+      );
       await platform.invalidate(A.userRoleAssigned, 'default', { tenantId: 'default', subject: 'vera' });
       const [anyShare] = await platform.sql.query(`SELECT id FROM authz.resource_relation WHERE tenant_id = 'default' LIMIT 1`);
       const before = await state();
       await platform.as('vera').get(SHARING).expect(200);
-      await platform.as('vera').post(SHARING).send({ resourceType: 'case', resourceId: 'c-1', subject: 'vera', subjectKind: 'user', relation: 'owner' }).expect(403);
+      await platform
+        .as('vera')
+        .post(SHARING)
+        .send({ resourceType: 'case', resourceId: 'c-1', subject: 'vera', subjectKind: 'user', relation: 'owner' })
+        .expect(403);
       await platform.as('vera').delete(`${SHARING}/${anyShare.id}`).expect(403);
       expect(await state()).toEqual(before);
     });
@@ -283,7 +306,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management sharin
     });
 
     it('a share applies in its own tenant only', async () => {
-      await platform.as('ann', 'acme').post(SHARING).send({ resourceType: 'case', resourceId: 'c-9', subject: 'carol', subjectKind: 'user', relation: 'viewer' }).expect(201);
+      await platform
+        .as('ann', 'acme')
+        .post(SHARING)
+        .send({ resourceType: 'case', resourceId: 'c-9', subject: 'carol', subjectKind: 'user', relation: 'viewer' })
+        .expect(201);
       expect(rebacAllows(await decide('carol', 'View', 'c-9', 'acme'))).toBe(true);
       expect((await decide('carol', 'View', 'c-9', 'default')).outcome).toBe('NoMatchingPolicy');
       const mine = await platform.as().get(`${SHARING}?resourceId=c-9`).expect(200);

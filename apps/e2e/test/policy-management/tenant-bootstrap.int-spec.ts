@@ -8,7 +8,8 @@ const caller = (subject: string, tenantId: string): TrustedCaller => ({ kind: 'u
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: a new tenant gets its first administrator', () => {
   const platform = new PolicyTestPlatform('tenant-boot');
   let rpc: RpcClient;
-  const bootstrap = (as: TrustedCaller, payload: object) => rpc.send<TenantBootstrapResult>(AuthzRpc.tenantBootstrap.pattern, { caller: as, payload }, { service: AuthzRpc.tenantBootstrap.service });
+  const bootstrap = (as: TrustedCaller, payload: object) =>
+    rpc.send<TenantBootstrapResult>(AuthzRpc.tenantBootstrap.pattern, { caller: as, payload }, { service: AuthzRpc.tenantBootstrap.service });
   const changeLog = () => platform.count('policy_change_log', `tenant_id = 'globex'`);
 
   beforeAll(async () => {
@@ -22,7 +23,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: 
     await platform.as('gwen', 'globex').get('/api/authorization/roles').expect(403);
     const result = await bootstrap(caller('admin', 'default'), { tenantId: 'globex', adminSubject: 'gwen' });
     expect(result).toEqual(
-      expect.objectContaining({ tenantId: 'globex', roleName: 'tenant-admin', adminSubject: 'gwen', created: { role: true, permissions: TENANT_LEVEL_PERMISSIONS.length, binding: true } }),
+      expect.objectContaining({
+        tenantId: 'globex',
+        roleName: 'tenant-admin',
+        adminSubject: 'gwen',
+        created: { role: true, permissions: TENANT_LEVEL_PERMISSIONS.length, binding: true },
+      }),
     );
     const codes: string[] = (
       await platform.sql.query(`SELECT permission_code FROM authz.role_permission WHERE tenant_id = 'globex' AND role_id = $1`, [result.roleId])
@@ -49,7 +55,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: 
 
   it('is denied to every caller outside the platform tenant, even a tenant administrator, and to platform users without the permission', async () => {
     for (const who of [caller('ann', 'acme'), caller('bob', 'default')]) {
-      await expect(bootstrap(who, { tenantId: 'initech', adminSubject: 'ian' })).rejects.toMatchObject({ problem: { status: 403, code: 'Authorization.Denied' } });
+      await expect(bootstrap(who, { tenantId: 'initech', adminSubject: 'ian' })).rejects.toMatchObject({
+        problem: { status: 403, code: 'Authorization.Denied' },
+      });
     }
     expect(await platform.count('role', `tenant_id = 'initech'`)).toBe(0);
   });
@@ -60,6 +68,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz.tenant.bootstrap: 
     [{ tenantId: 'initech' }, 'adminSubject'],
     [{ tenantId: 'initech', adminSubject: 'a\u0000b' }, 'adminSubject'],
   ])('refuses %j with 400 naming %s', async (payload, field) => {
-    await expect(bootstrap(caller('admin', 'default'), payload)).rejects.toMatchObject({ problem: { status: 400, code: 'Validation.Failed', errors: { [field]: expect.any(Array) } } });
+    await expect(bootstrap(caller('admin', 'default'), payload)).rejects.toMatchObject({
+      problem: { status: 400, code: 'Validation.Failed', errors: { [field]: expect.any(Array) } },
+    });
   });
 });

@@ -116,10 +116,12 @@ export class PolicyTestPlatform {
           WHERE $4::text[] IS NULL OR p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
         [tenantId, role.id, role.name, codes ?? null],
       );
-      await m.query(
-        `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
-        [tenantId, subject, role.id, role.name],
-      );
+      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`, [
+        tenantId,
+        subject,
+        role.id,
+        role.name,
+      ]);
     });
     await this.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId, subject });
   }
@@ -127,9 +129,7 @@ export class PolicyTestPlatform {
   /** Bumps the decision service's revisions as the event would (after raw SQL writes in a test). */
   async invalidate(eventType: string, tenantId: string | null, payload: object): Promise<void> {
     const caller = { kind: 'user' as const, subject: 'test', tenantId: tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
-    await this.policy.app
-      .get(RpcClient)
-      .call(AuthzRpc.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
+    await this.policy.app.get(RpcClient).call(AuthzRpc.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
   }
 
   /**

@@ -21,7 +21,17 @@ export function start(dataDir: string): Promise<Started> {
   const child = spawn(npm[0], [...npm.slice(1), 'start'], {
     cwd: root,
     // USER_POLICY_LIMIT raised so the concurrency test measures the database, not the write limit.
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', AMQP_URL: '', REDIS_URL: '', JWT_SECRET: '', USER_POLICY_LIMIT: '100000' },
+    env: {
+      ...process.env,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      AMQP_URL: '',
+      REDIS_URL: '',
+      JWT_SECRET: '',
+      USER_POLICY_LIMIT: '100000',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -52,4 +62,3 @@ export function stop(started: Started | undefined): Promise<void> {
     started.child.kill('SIGTERM');
   });
 }
-

@@ -7,7 +7,6 @@ import { AuthorizedRequest, AuthorizedRpcMessage } from './authorization-context
 import { DecisionClient } from './decision-client';
 import { ResourceFacts, ResourceFactsInput, ResourceFactsLoader } from './resource-facts-loader';
 
-
 /**
  * The decision path of ARCHITECTURE.md: builds the decision request from the trusted caller, the
  * trusted tenant, server-side facts and the declared action, and asks authz-decision over RPC.

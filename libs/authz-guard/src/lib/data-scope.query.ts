@@ -20,11 +20,7 @@ function param(name: string): string {
  * that needs a column the entity does not map (e.g. `office` on a table without offices) matches
  * nothing: failing closed beats leaking rows.
  */
-export function applyDataScope<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
-  scope: DataScope,
-  columns: DataScopeColumns,
-): SelectQueryBuilder<T> {
+export function applyDataScope<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, scope: DataScope, columns: DataScopeColumns): SelectQueryBuilder<T> {
   const tenant = param('tenant');
   qb.andWhere(`${columns.tenant} = :${tenant}`, { [tenant]: scope.tenantId });
   switch (scope.kind) {

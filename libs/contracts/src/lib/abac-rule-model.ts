@@ -133,9 +133,7 @@ export function abacConditionProblem(condition: AbacCondition, where: string): s
   const type = ABAC_FIELD_TYPES[field];
   if (ABAC_PRESENCE_OPERATORS.has(operator)) return undefined;
   if (ABAC_ORDERING_OPERATORS.has(operator)) {
-    return type === 'number' && typeof value === 'number' && Number.isFinite(value)
-      ? undefined
-      : `${where} orders a ${type} field by ${JSON.stringify(value)}`;
+    return type === 'number' && typeof value === 'number' && Number.isFinite(value) ? undefined : `${where} orders a ${type} field by ${JSON.stringify(value)}`;
   }
   if (ABAC_LIST_OPERATORS.has(operator)) {
     return Array.isArray(value) && value.every((item) => typeof item === type) ? undefined : `${where} needs an array of ${type} values`;

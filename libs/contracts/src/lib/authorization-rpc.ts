@@ -111,7 +111,11 @@ const simulateReplaySchema = z.strictObject({
  */
 export const AuthzRpc = {
   /** A decision for the caller (every guard asks it). Lean reply; `withReasons: true` adds the evaluations. */
-  decide: { pattern: 'authz.decide', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionReply, ValidDecisionRequest>,
+  decide: { pattern: 'authz.decide', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<
+    DecisionQuery,
+    DecisionReply,
+    ValidDecisionRequest
+  >,
   /** Up to 100 decisions for one caller, answered in order. */
   decideBatch: { pattern: 'authz.decide-batch', service: AUTHZ_DECISION, schema: decisionBatchMessageSchema } as RpcContract<
     { requests: DecisionQuery[] },
@@ -119,7 +123,11 @@ export const AuthzRpc = {
     ValidDecisionRequest[]
   >,
   /** The full trace of one decision; never cached. */
-  explain: { pattern: 'authz.explain', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<DecisionQuery, DecisionExplanationReply, ValidDecisionRequest>,
+  explain: { pattern: 'authz.explain', service: AUTHZ_DECISION, schema: decisionMessageSchema } as RpcContract<
+    DecisionQuery,
+    DecisionExplanationReply,
+    ValidDecisionRequest
+  >,
   /** The decision audit of the caller's tenant, newest first. */
   queryAudit: rpcContract<Page<DecisionAuditItem>>()({ pattern: 'authz.audit.query', service: AUTHZ_DECISION, payload: decisionAuditQuerySchema }),
   /** What-if decision for one subject under a policy overlay: nothing written, cached or audited. */

@@ -97,8 +97,8 @@ export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
 ];
 
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
-export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort(
-  (a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort((a, b) =>
+  a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
 );
 
 export interface PlatformFeature {

@@ -76,7 +76,6 @@ export interface SimulateReplayRequest {
   to?: string;
 }
 
-
 export interface SimulatedDecision {
   outcome: DecisionOutcome;
   permitted: boolean;

@@ -62,22 +62,46 @@ describe('bearer authentication over HTTP (HS256)', () => {
   const refusals: Array<[string, () => string | undefined, string]> = [
     ['no token', () => undefined, AuthenticationFailure.noToken],
     ['a malformed token', () => 'Bearer not-a-jwt', AuthenticationFailure.malformed],
-    ['an unsigned token (alg none)', () => `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...validClaims, exp: now() + 60 })}.`, AuthenticationFailure.unsigned],
+    [
+      'an unsigned token (alg none)',
+      () => `Bearer ${b64url({ alg: 'none', typ: 'JWT' })}.${b64url({ ...validClaims, exp: now() + 60 })}.`,
+      AuthenticationFailure.unsigned,
+    ],
     ['a token signed with another secret', () => `Bearer ${sign(validClaims, 'another-secret-'.padEnd(40, 'y'))}`, AuthenticationFailure.badSignature],
     ['an expired token', () => `Bearer ${sign({ ...validClaims, exp: now() - 60 }, signing.secret)}`, AuthenticationFailure.expired],
     ['a token from another issuer', () => `Bearer ${sign({ ...validClaims, iss: 'https://evil.test' }, signing.secret)}`, AuthenticationFailure.wrongIssuer],
     ['a token for another audience', () => `Bearer ${sign({ ...validClaims, aud: 'other-api' }, signing.secret)}`, AuthenticationFailure.wrongAudience],
-    ['a token without tenant_id', () => `Bearer ${sign({ sub: 'alice', iss: signing.issuer, aud: signing.audience, exp: now() + 60 }, signing.secret)}`, AuthenticationFailure.noTenant],
-    ['a token without exp (never expires)', () => `Bearer ${sign({ sub: 'alice', tenant_id: 'acme', iss: signing.issuer, aud: signing.audience }, signing.secret)}`, AuthenticationFailure.noExpiry],
+    [
+      'a token without tenant_id',
+      () => `Bearer ${sign({ sub: 'alice', iss: signing.issuer, aud: signing.audience, exp: now() + 60 }, signing.secret)}`,
+      AuthenticationFailure.noTenant,
+    ],
+    [
+      'a token without exp (never expires)',
+      () => `Bearer ${sign({ sub: 'alice', tenant_id: 'acme', iss: signing.issuer, aud: signing.audience }, signing.secret)}`,
+      AuthenticationFailure.noExpiry,
+    ],
     ['a token expiring in the year 3000', () => `Bearer ${sign({ ...validClaims, exp: 32503680000 }, signing.secret)}`, AuthenticationFailure.tooLongLived],
-    ['a token living 24 h and a minute', () => `Bearer ${sign({ ...validClaims, iat: now(), exp: now() + 86460 }, signing.secret)}`, AuthenticationFailure.tooLongLived],
-    ['a token issued a day in the future', () => `Bearer ${sign({ ...validClaims, iat: now() + 86400, exp: now() + 86400 + 600 }, signing.secret)}`, AuthenticationFailure.issuedInFuture],
+    [
+      'a token living 24 h and a minute',
+      () => `Bearer ${sign({ ...validClaims, iat: now(), exp: now() + 86460 }, signing.secret)}`,
+      AuthenticationFailure.tooLongLived,
+    ],
+    [
+      'a token issued a day in the future',
+      () => `Bearer ${sign({ ...validClaims, iat: now() + 86400, exp: now() + 86400 + 600 }, signing.secret)}`,
+      AuthenticationFailure.issuedInFuture,
+    ],
     [
       'a token with an unknown critical header extension',
       () => `Bearer ${sign(validClaims, signing.secret, { header: { alg: 'HS256', crit: ['urn:example:must-understand'] } as never })}`,
       AuthenticationFailure.unknownCritical,
     ],
-    ['a token with an algorithm that is not pinned', () => `Bearer ${sign(validClaims, signing.secret, { algorithm: 'HS512' })}`, AuthenticationFailure.unsupportedAlgorithm],
+    [
+      'a token with an algorithm that is not pinned',
+      () => `Bearer ${sign(validClaims, signing.secret, { algorithm: 'HS512' })}`,
+      AuthenticationFailure.unsupportedAlgorithm,
+    ],
     ['a Basic authorization header', () => 'Basic YWxpY2U6c2VjcmV0', AuthenticationFailure.noToken],
   ];
 

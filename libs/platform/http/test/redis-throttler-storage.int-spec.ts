@@ -82,7 +82,10 @@ describeWithServers(['redis'], 'userPolicy counted in Redis (RedisThrottlerStora
     // Under the service's prefix: alice's count and block (her key is a hash of route, policy and caller).
     const keys = (await scanRedisKeys(redis, `${prefix}:throttle:*`)).map((key) => key.slice(prefix.length));
     expect(keys.sort()).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:hits$/), expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:blocked$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:hits$/),
+        expect.stringMatching(/^:throttle:\{[0-9a-f]+:userPolicy\}:blocked$/),
+      ]),
     );
     expect(keys).toHaveLength(3); // alice's hits and block, bob's hits
   });

@@ -108,9 +108,7 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
     });
 
     it('keeps concurrent calls apart', async () => {
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => client.send<{ data: { i: number } }>('contract.echo', { i })),
-      );
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => client.send<{ data: { i: number } }>('contract.echo', { i })));
       expect(answers.map((a) => a.data.i)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     });
 
@@ -256,10 +254,12 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       const otherGroup = newConsumer();
       const byInstance: [EventEnvelope[], EventEnvelope[]] = [[], []];
       const other: EventEnvelope[] = [];
-      const slowly = (into: EventEnvelope[]): EventHandler => async (e) => {
-        await sleep(5);
-        into.push(e);
-      };
+      const slowly =
+        (into: EventEnvelope[]): EventHandler =>
+        async (e) => {
+          await sleep(5);
+          into.push(e);
+        };
       await subscribe(openBus(), { pattern: 'contract.group.#', mode: 'service', consumer: group, prefetch: 1 }, slowly(byInstance[0]));
       await subscribe(openBus(), { pattern: 'contract.group.#', mode: 'service', consumer: group, prefetch: 1 }, slowly(byInstance[1]));
       await subscribe(openBus(), { pattern: 'contract.group.#', mode: 'service', consumer: otherGroup }, collect(other));
@@ -270,7 +270,11 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       const received = () => [...byInstance[0], ...byInstance[1]];
       await waitUntil(() => received().length === 10 && other.length === 10, 'each group to get all ten events');
       await sleep(150);
-      expect(received().map((e) => e.eventId).sort()).toEqual(sent.map((e) => e.eventId).sort());
+      expect(
+        received()
+          .map((e) => e.eventId)
+          .sort(),
+      ).toEqual(sent.map((e) => e.eventId).sort());
       expect(other.map((e) => e.eventId).sort()).toEqual(sent.map((e) => e.eventId).sort());
       expect(byInstance[0].length).toBeGreaterThan(0);
       expect(byInstance[1].length).toBeGreaterThan(0);

@@ -82,9 +82,9 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
   describe('the migration', () => {
     it('creates both tables in the given schema and drops them again', async () => {
       const tables = async () =>
-        (
-          await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [SCHEMA])
-        ).map((r: { table_name: string }) => r.table_name);
+        (await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [SCHEMA])).map(
+          (r: { table_name: string }) => r.table_name,
+        );
       expect(await tables()).toEqual(expect.arrayContaining(['outbox_message', 'processed_event']));
       await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await tables()).not.toContain('outbox_message');
@@ -225,10 +225,9 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
       const received: string[] = [];
       await bus.subscribe({ pattern: '#', mode: 'service', consumer: 'parking' }, async (e) => void received.push(e.eventId));
       const good = event();
-      await dataSource.query(
-        `INSERT INTO "${SCHEMA}"."outbox_message" ("event_id", "event_type", "envelope") VALUES ('broken-1', 'outbox.*', $1::jsonb)`,
-        [JSON.stringify({ ...event(), eventType: 'outbox.*', eventId: 'broken-1' })],
-      );
+      await dataSource.query(`INSERT INTO "${SCHEMA}"."outbox_message" ("event_id", "event_type", "envelope") VALUES ('broken-1', 'outbox.*', $1::jsonb)`, [
+        JSON.stringify({ ...event(), eventType: 'outbox.*', eventId: 'broken-1' }),
+      ]);
       await commitEvents([good]);
       const relay = relayOf(bus);
       await relay.relayPending();

@@ -22,9 +22,7 @@ class CreateNote1700000000000 implements MigrationInterface {
 }
 
 function dataSource(url: string): DataSource {
-  return new DataSource(
-    serviceDataSourceOptions({ url, schema: 'notes_svc', entities: [NoteEntity], migrations: [CreateNote1700000000000], poolSize: 2 }),
-  );
+  return new DataSource(serviceDataSourceOptions({ url, schema: 'notes_svc', entities: [NoteEntity], migrations: [CreateNote1700000000000], poolSize: 2 }));
 }
 
 /** The same assertions on both database profiles: one code path, one set of migrations. */

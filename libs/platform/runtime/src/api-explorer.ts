@@ -28,7 +28,10 @@ export function apiExplorer(documents: ExplorerDocument[]): express.Router {
   // A missing asset is a 404 problem like any other unknown path.
   router.use('/docs', (error: { status?: number }, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     const status = error.status === 404 ? 404 : 500;
-    res.status(status).type(PROBLEM_CONTENT_TYPE).send(problem(status, status === 404 ? 'NotFound' : 'InternalError', status === 404 ? `No route for ${req.originalUrl.split('?')[0]}.` : undefined));
+    res
+      .status(status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(problem(status, status === 404 ? 'NotFound' : 'InternalError', status === 404 ? `No route for ${req.originalUrl.split('?')[0]}.` : undefined));
   });
   return router;
 }

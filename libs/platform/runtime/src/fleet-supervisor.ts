@@ -123,7 +123,9 @@ export class FleetSupervisor {
     const upFor = this.now() - slot.startedAt;
     slot.crashesInARow = upFor >= this.healthyAfterMs ? 1 : slot.crashesInARow + 1;
     const delay = Math.min(this.maxDelayMs, this.initialDelayMs * 2 ** (slot.crashesInARow - 1));
-    this.log(`${name} exited (${signal ? `signal ${signal}` : `code ${code}`}) after ${upFor} ms; restarting in ${delay} ms (crash ${slot.crashesInARow} in a row)`);
+    this.log(
+      `${name} exited (${signal ? `signal ${signal}` : `code ${code}`}) after ${upFor} ms; restarting in ${delay} ms (crash ${slot.crashesInARow} in a row)`,
+    );
     slot.pendingRestart = true;
     this.setTimer(() => {
       if (slot.pendingRestart && slot.child === child) this.launch(slot);

@@ -47,21 +47,21 @@ export class HealthController {
     const degraded: string[] = [];
     try {
       const ready = await this.health.check(
-      this.checks.map((c) => async (): Promise<HealthIndicatorResult> => {
-        const indicator = this.indicators.check(c.name);
-        try {
-          await withTimeout(c.check(), CHECK_TIMEOUT_MS);
-          return indicator.up();
-        } catch (error) {
-          // The message names the dependency state only; no connection strings reach the client.
-          const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'down';
-          if (c.critical === false) {
-            degraded.push(c.name);
-            return indicator.up({ degraded: true, message });
+        this.checks.map((c) => async (): Promise<HealthIndicatorResult> => {
+          const indicator = this.indicators.check(c.name);
+          try {
+            await withTimeout(c.check(), CHECK_TIMEOUT_MS);
+            return indicator.up();
+          } catch (error) {
+            // The message names the dependency state only; no connection strings reach the client.
+            const message = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : 'down';
+            if (c.critical === false) {
+              degraded.push(c.name);
+              return indicator.up({ degraded: true, message });
+            }
+            return indicator.down({ message });
           }
-          return indicator.down({ message });
-        }
-      }),
+        }),
       );
       this.report([], degraded);
       return ready;

@@ -17,9 +17,14 @@ function answerClientError(error: NodeJS.ErrnoException & { code?: string }, soc
   const status = tooLarge ? 431 : 400;
   const correlationId = randomUUID();
   const body = JSON.stringify(
-    problem(status, tooLarge ? 'RequestHeaderFieldsTooLarge' : 'BadRequest', tooLarge ? 'The request headers (or URL) are too large.' : 'The request could not be parsed as HTTP.', {
-      correlationId,
-    }),
+    problem(
+      status,
+      tooLarge ? 'RequestHeaderFieldsTooLarge' : 'BadRequest',
+      tooLarge ? 'The request headers (or URL) are too large.' : 'The request could not be parsed as HTTP.',
+      {
+        correlationId,
+      },
+    ),
   );
   socket.end(
     `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
@@ -67,6 +72,11 @@ function refuseWhileDraining(res: ServerResponse): void {
   const correlationId = randomUUID();
   res.shouldKeepAlive = false;
   const body = JSON.stringify(problem(503, 'ServiceUnavailable', 'This instance is shutting down; retry on another.', { correlationId }));
-  res.writeHead(503, { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), 'Retry-After': '1', 'X-Correlation-Id': correlationId });
+  res.writeHead(503, {
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    'Retry-After': '1',
+    'X-Correlation-Id': correlationId,
+  });
   res.end(body);
 }

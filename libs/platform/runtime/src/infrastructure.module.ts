@@ -38,7 +38,11 @@ export class InfrastructureModule {
         {
           provide: CACHE_ADAPTERS,
           useFactory: () =>
-            createCacheAdapters({ redisUrl: runtime.cache.redisUrl, keyPrefix: serviceKeyPrefix(service, runtime), commandTimeoutMs: runtime.config.REDIS_COMMAND_TIMEOUT_MS }),
+            createCacheAdapters({
+              redisUrl: runtime.cache.redisUrl,
+              keyPrefix: serviceKeyPrefix(service, runtime),
+              commandTimeoutMs: runtime.config.REDIS_COMMAND_TIMEOUT_MS,
+            }),
         },
         { provide: KeyValueCache, inject: [CACHE_ADAPTERS], useFactory: (a: CacheAdapters) => a.cache },
         { provide: RevisionCounters, inject: [CACHE_ADAPTERS], useFactory: (a: CacheAdapters) => a.revisions },

@@ -55,9 +55,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
     env,
     dataDir,
     database: { url: embedded?.url ?? (config.DATABASE_URL as string), embedded: !!embedded },
-    messaging: config.AMQP_URL
-      ? { kind: 'rabbitmq', url: config.AMQP_URL, prefix: config.AMQP_PREFIX }
-      : { kind: 'in-process', prefix: config.AMQP_PREFIX },
+    messaging: config.AMQP_URL ? { kind: 'rabbitmq', url: config.AMQP_URL, prefix: config.AMQP_PREFIX } : { kind: 'in-process', prefix: config.AMQP_PREFIX },
     cache: { redisUrl: config.REDIS_URL, keyPrefix: config.REDIS_KEY_PREFIX },
     jwt,
     signingSecret,

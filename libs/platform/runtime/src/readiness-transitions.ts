@@ -10,7 +10,12 @@ export class ReadinessTransitions {
   /** The line to log for this probe's result, or undefined when nothing changed since the last probe. */
   observe(down: string[], degraded: string[] = []): string | undefined {
     const list = (names: string[]) => [...names].sort().join(', ');
-    const now = down.length > 0 ? `not ready: ${list(down)} unavailable` : degraded.length > 0 ? `ready, degraded: ${list(degraded)} unavailable (served without it)` : undefined;
+    const now =
+      down.length > 0
+        ? `not ready: ${list(down)} unavailable`
+        : degraded.length > 0
+          ? `ready, degraded: ${list(degraded)} unavailable (served without it)`
+          : undefined;
     if (now === this.last) return undefined;
     const first = this.last === '';
     this.last = now;

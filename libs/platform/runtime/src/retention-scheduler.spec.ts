@@ -4,7 +4,10 @@ import { RetentionRegistry, RetentionTask } from '@lp/platform/persistence';
 import { platformConfig } from './platform-config';
 import { RetentionScheduler } from './retention-scheduler';
 
-const fakeDataSource = { getMetadata: () => ({ schema: 's', tableName: 'processed_event' }), driver: { escape: (n: string) => `"${n}"` } } as unknown as DataSource;
+const fakeDataSource = {
+  getMetadata: () => ({ schema: 's', tableName: 'processed_event' }),
+  driver: { escape: (n: string) => `"${n}"` },
+} as unknown as DataSource;
 
 function scheduler(env: Record<string, string> = {}, registry = new RetentionRegistry()) {
   return new RetentionScheduler(registry, new SchedulerRegistry(), platformConfig.load(env), fakeDataSource, 'svc');

@@ -13,7 +13,11 @@ const RETENTION_SERVICE = Symbol('RETENTION_SERVICE');
 const JOB_NAME = 'retention';
 
 /** `processed_event` of the service's schema: every service that consumes events has one. */
-export function processedEventRetention(dataSource: DataSource, config: Pick<PlatformConfig, 'PROCESSED_EVENT_RETENTION_DAYS' | 'RETENTION_BATCH_SIZE'>, service: string): RetentionTask {
+export function processedEventRetention(
+  dataSource: DataSource,
+  config: Pick<PlatformConfig, 'PROCESSED_EVENT_RETENTION_DAYS' | 'RETENTION_BATCH_SIZE'>,
+  service: string,
+): RetentionTask {
   return {
     name: `${service}.processed-events`,
     description: `consumed event ids older than ${config.PROCESSED_EVENT_RETENTION_DAYS} days (PROCESSED_EVENT_RETENTION_DAYS)`,
@@ -46,7 +50,8 @@ export class RetentionScheduler implements OnApplicationBootstrap {
     @Inject(RETENTION_SERVICE) service: string,
   ) {
     const check = validateCronExpression(config.RETENTION_SCHEDULE);
-    if (!check.valid) throw new Error(`RETENTION_SCHEDULE ${JSON.stringify(config.RETENTION_SCHEDULE)} is not a cron expression: ${check.error?.message ?? 'invalid'}`);
+    if (!check.valid)
+      throw new Error(`RETENTION_SCHEDULE ${JSON.stringify(config.RETENTION_SCHEDULE)} is not a cron expression: ${check.error?.message ?? 'invalid'}`);
     // Every service consumes events, so every service remembers them: the platform's own task.
     registry.register(processedEventRetention(dataSource, config, service));
   }

@@ -107,10 +107,10 @@ describe('FleetSupervisor', () => {
   it('restarts a real process that exits on its own', async () => {
     let spawned = 0;
     const lines: string[] = [];
-    const supervisor = new FleetSupervisor(
-      [{ name: 'flaky', spawn: () => (spawned++, spawn(process.execPath, ['-e', 'process.exit(3)'])) }],
-      { initialDelayMs: 10, log: (line) => lines.push(line) },
-    );
+    const supervisor = new FleetSupervisor([{ name: 'flaky', spawn: () => (spawned++, spawn(process.execPath, ['-e', 'process.exit(3)'])) }], {
+      initialDelayMs: 10,
+      log: (line) => lines.push(line),
+    });
     supervisor.start();
     const deadline = Date.now() + 10_000;
     while (spawned < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

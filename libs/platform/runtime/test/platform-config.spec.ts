@@ -17,8 +17,6 @@ describe('platform configuration at boot', () => {
   });
 
   it('refuses to start in production without explicit JWT settings', async () => {
-    await expect(startPlatformRuntime('test', { NODE_ENV: 'production', DATABASE_URL: testServerUrls.postgres })).rejects.toBeInstanceOf(
-      StartupError,
-    );
+    await expect(startPlatformRuntime('test', { NODE_ENV: 'production', DATABASE_URL: testServerUrls.postgres })).rejects.toBeInstanceOf(StartupError);
   });
 });

@@ -17,7 +17,8 @@ export const authzDecisionConfig = declareConfig('authz-decision', {
     type: 'string',
     oneOf: ['strict', 'batched'],
     group: 'authz-decision',
-    description: 'strict: a decision is answered only once its audit record is fdatasync-ed to the local journal; batched: records wait in memory for the next batch (a crash loses up to one flush interval). Unset: strict with NODE_ENV=production, else batched',
+    description:
+      'strict: a decision is answered only once its audit record is fdatasync-ed to the local journal; batched: records wait in memory for the next batch (a crash loses up to one flush interval). Unset: strict with NODE_ENV=production, else batched',
   },
   AUTHZ_FEATURE_ENABLED_VERDICT: {
     type: 'string',
@@ -34,8 +35,19 @@ export const authzDecisionConfig = declareConfig('authz-decision', {
     default: 90,
     min: 1,
   },
-  DECISION_AUDIT_PARTITIONS_AHEAD: { type: 'int', group: 'retention', description: 'monthly audit partitions kept created ahead of the current month', default: 3, min: 1, max: 24 },
-  AUDIT_SPOOL_DIR: { type: 'string', group: 'authz-decision', description: 'where unwritten audit records survive a crash (one directory per running instance); default DATA_DIR/audit-spool/<hostname>' },
+  DECISION_AUDIT_PARTITIONS_AHEAD: {
+    type: 'int',
+    group: 'retention',
+    description: 'monthly audit partitions kept created ahead of the current month',
+    default: 3,
+    min: 1,
+    max: 24,
+  },
+  AUDIT_SPOOL_DIR: {
+    type: 'string',
+    group: 'authz-decision',
+    description: 'where unwritten audit records survive a crash (one directory per running instance); default DATA_DIR/audit-spool/<hostname>',
+  },
 });
 
 export type AuthzDecisionConfig = ConfigOf<typeof authzDecisionConfig>;

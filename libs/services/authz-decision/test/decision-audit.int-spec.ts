@@ -118,7 +118,12 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
 
   afterEach(async () => {
     await Promise.all(writers.splice(0).map((w) => w.close({ timeoutMs: 0 })));
-    await Promise.all(extraDataSources.splice(0).filter((d) => d.isInitialized).map((d) => d.destroy()));
+    await Promise.all(
+      extraDataSources
+        .splice(0)
+        .filter((d) => d.isInitialized)
+        .map((d) => d.destroy()),
+    );
     jest.restoreAllMocks();
   });
 
@@ -235,7 +240,13 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       );
       for (const e of entries) {
         const row = rows.find((r) => r.decision_id === e.decisionId);
-        expect(row).toEqual({ decision_id: e.decisionId, subject: e.subject, resource_id: e.resourceId, evaluations: e.evaluations, resource_facts: e.resourceFacts });
+        expect(row).toEqual({
+          decision_id: e.decisionId,
+          subject: e.subject,
+          resource_id: e.resourceId,
+          evaluations: e.evaluations,
+          resource_facts: e.resourceFacts,
+        });
       }
     });
 
@@ -287,15 +298,19 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const w = writer({ clock: () => new Date(BASE_TIME) });
       const req = { ...request(user('alice', { clientId: 'web' }), AuthorizationAction.Update, { resourceId: 'c-9', amount: 5 }), correlationId: 'c-42' };
       const decisionId = randomUUID();
-      void w.record(req, {
-        outcome: 'NoMatchingPolicy',
-        permitted: false,
-        decisionId,
-        evaluations: [{ evaluator: 'RBAC', verdict: 'Neutral', reason: 'permission absent', obligations: ['x'] }],
-        obligations: [],
-        dataScope: { kind: 'none', tenantId: 't1' },
-        cached: false,
-      }, 3.5);
+      void w.record(
+        req,
+        {
+          outcome: 'NoMatchingPolicy',
+          permitted: false,
+          decisionId,
+          evaluations: [{ evaluator: 'RBAC', verdict: 'Neutral', reason: 'permission absent', obligations: ['x'] }],
+          obligations: [],
+          dataScope: { kind: 'none', tenantId: 't1' },
+          cached: false,
+        },
+        3.5,
+      );
       await w.flush();
 
       const { items } = await new DecisionAuditQuery(ds).query({ tenantId: 't1', pageIndex: 0, pageSize: 10 });
@@ -438,8 +453,13 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(w.backlog()).toBe(0);
       expect(w.stats()).toEqual(expect.objectContaining({ written: 9, rejected: 1 }));
       expect(w.rejected().map((e) => e.decisionId)).toEqual([poison.decisionId]);
-      const kept = readFileSync(join(spoolDirectory, AUDIT_REJECTED_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      expect(kept).toEqual([expect.objectContaining({ reason: expect.stringMatching(/^23/), entry: expect.objectContaining({ decisionId: poison.decisionId }) })]);
+      const kept = readFileSync(join(spoolDirectory, AUDIT_REJECTED_FILE), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+      expect(kept).toEqual([
+        expect.objectContaining({ reason: expect.stringMatching(/^23/), entry: expect.objectContaining({ decisionId: poison.decisionId }) }),
+      ]);
     });
 
     it('refuses records while the backlog is at its bound, and takes them again once it drains', async () => {
@@ -577,9 +597,7 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       query = new DecisionAuditQuery(ds);
       const outcomes: DecisionOutcome[] = ['Permit', 'Deny', 'NoMatchingPolicy'];
       seeded = [
-        ...Array.from({ length: 12 }, (_, i) =>
-          entry({ tenantId: 't1', subject: i % 2 === 0 ? 'alice' : 'bob', outcome: outcomes[i % 3], decidedAt: at(i) }),
-        ),
+        ...Array.from({ length: 12 }, (_, i) => entry({ tenantId: 't1', subject: i % 2 === 0 ? 'alice' : 'bob', outcome: outcomes[i % 3], decidedAt: at(i) })),
         ...Array.from({ length: 5 }, (_, i) => entry({ tenantId: 't2', subject: 'alice', outcome: 'Permit', decidedAt: at(i) })),
       ];
       const w = writer();

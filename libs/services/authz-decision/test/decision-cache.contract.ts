@@ -83,7 +83,9 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
     const deny = permit({ outcome: 'Deny', permitted: false, evaluations: [{ evaluator: 'ABAC', verdict: 'Deny', reason: 'rule 7' }], obligations: [] });
     await decideThrough(view('alice'), deny);
     await decideThrough(view('bob'));
-    await expect(cache.lookup(view('alice'))).resolves.toEqual(expect.objectContaining({ decision: expect.objectContaining({ outcome: 'Deny', permitted: false }) }));
+    await expect(cache.lookup(view('alice'))).resolves.toEqual(
+      expect.objectContaining({ decision: expect.objectContaining({ outcome: 'Deny', permitted: false }) }),
+    );
     await expect(cache.lookup(view('bob'))).resolves.toEqual(expect.objectContaining({ decision: expect.objectContaining({ outcome: 'Permit' }) }));
   });
 

@@ -20,11 +20,7 @@ export function delegated(subject = 'alice', actor = 'bob', extra: Partial<Trust
   return { kind: 'delegated', subject, actor, tenantId: TENANT, scopes: [], claimsDigest: `digest-${actor}-for-${subject}`, ...extra };
 }
 
-export function request(
-  caller: TrustedCaller,
-  action: AuthorizationAction,
-  resource: Partial<ResourceDescriptor> = {},
-): ValidDecisionRequest {
+export function request(caller: TrustedCaller, action: AuthorizationAction, resource: Partial<ResourceDescriptor> = {}): ValidDecisionRequest {
   return validateDecisionRequest({ caller, action, resource: { module: 'cases', resourceType: 'case', ...resource } });
 }
 

@@ -49,7 +49,9 @@ describe('InMemoryPolicyFacts', () => {
     facts.addRelation('t1', { subject: 'alice', resourceType: 'case', resourceId: 'c2', relation: 'owner' });
     facts.addRelation('t1', { subject: 'bob', resourceType: 'case', resourceId: 'c1', relation: 'viewer' });
     facts.addRelation('t2', { subject: 'alice', resourceType: 'case', resourceId: 'c1', relation: 'member' });
-    await expect(facts.relations('t1', 'alice', 'case', 'c1')).resolves.toEqual([{ subject: 'alice', resourceType: 'case', resourceId: 'c1', relation: 'owner' }]);
+    await expect(facts.relations('t1', 'alice', 'case', 'c1')).resolves.toEqual([
+      { subject: 'alice', resourceType: 'case', resourceId: 'c1', relation: 'owner' },
+    ]);
   });
 
   it('applies changes: role deletion unbinds, grants and rules are replaced by id', async () => {
@@ -68,7 +70,12 @@ describe('InMemoryPolicyFacts', () => {
     facts.apply({ op: 'revokeTemporary', tenantId: 't1', subject: 'alice', grantId: 'g' });
     expect((await facts.permissionsOfSubject('t1', 'alice')).temporaryGrants).toEqual([]);
 
-    facts.apply({ op: 'delegate', tenantId: 't1', delegator: 'alice', grant: { grantId: 'd', actor: 'bob', permissions: ['a'], expiresAt: '2026-01-01T00:00:00Z' } });
+    facts.apply({
+      op: 'delegate',
+      tenantId: 't1',
+      delegator: 'alice',
+      grant: { grantId: 'd', actor: 'bob', permissions: ['a'], expiresAt: '2026-01-01T00:00:00Z' },
+    });
     facts.apply({ op: 'revokeDelegation', tenantId: 't1', delegator: 'alice', grantId: 'd' });
     expect((await facts.permissionsOfSubject('t1', 'alice')).delegatedGrants).toEqual([]);
 

@@ -93,13 +93,11 @@ export function abacRuleFromSnapshot(rule: AbacRuleSnapshot): AbacRule {
   return {
     ...rule,
     verdict: enumValue(AbacVerdict, rule.verdict, 'ABAC verdict') as AbacVerdict,
-    conditions: rule.conditions.map(
-      (c): AbacCondition => ({
-        ...c,
-        field: enumValue(AbacField, c.field, 'ABAC field') as AbacField,
-        operator: enumValue(AbacOperator, c.operator, 'ABAC operator') as AbacOperator,
-      }),
-    ),
+    conditions: rule.conditions.map((c): AbacCondition => ({
+      ...c,
+      field: enumValue(AbacField, c.field, 'ABAC field') as AbacField,
+      operator: enumValue(AbacOperator, c.operator, 'ABAC operator') as AbacOperator,
+    })),
     ...(rule.actions ? { actions: [...rule.actions] as AuthorizationAction[] } : {}),
   };
 }
@@ -166,9 +164,7 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
 
   async relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
     this.read('relations');
-    return (this.tenants.get(tenantId)?.relations ?? []).filter(
-      (r) => r.subject === subject && r.resourceType === resourceType && r.resourceId === resourceId,
-    );
+    return (this.tenants.get(tenantId)?.relations ?? []).filter((r) => r.subject === subject && r.resourceType === resourceType && r.resourceId === resourceId);
   }
 
   async featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined> {
@@ -201,7 +197,11 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
   deleteRole(tenantId: string, roleName: string): void {
     const t = this.tenant(tenantId);
     t.roles.delete(roleName);
-    for (const [subject, roles] of t.bindings) t.bindings.set(subject, roles.filter((r) => r !== roleName));
+    for (const [subject, roles] of t.bindings)
+      t.bindings.set(
+        subject,
+        roles.filter((r) => r !== roleName),
+      );
   }
 
   bindRole(tenantId: string, subject: string, roleName: string): void {
@@ -212,7 +212,10 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
 
   unbindRole(tenantId: string, subject: string, roleName: string): void {
     const t = this.tenant(tenantId);
-    t.bindings.set(subject, (t.bindings.get(subject) ?? []).filter((r) => r !== roleName));
+    t.bindings.set(
+      subject,
+      (t.bindings.get(subject) ?? []).filter((r) => r !== roleName),
+    );
   }
 
   setOffices(tenantId: string, subject: string, officeIds: readonly string[]): void {
@@ -227,7 +230,10 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
 
   revokeTemporary(tenantId: string, subject: string, grantId: string): void {
     const t = this.tenant(tenantId);
-    t.temporaryGrants.set(subject, (t.temporaryGrants.get(subject) ?? []).filter((g) => g.grantId !== grantId));
+    t.temporaryGrants.set(
+      subject,
+      (t.temporaryGrants.get(subject) ?? []).filter((g) => g.grantId !== grantId),
+    );
   }
 
   delegate(tenantId: string, delegator: string, grant: DelegatedGrant): void {
@@ -238,7 +244,10 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
 
   revokeDelegation(tenantId: string, delegator: string, grantId: string): void {
     const t = this.tenant(tenantId);
-    t.delegatedGrants.set(delegator, (t.delegatedGrants.get(delegator) ?? []).filter((g) => g.grantId !== grantId));
+    t.delegatedGrants.set(
+      delegator,
+      (t.delegatedGrants.get(delegator) ?? []).filter((g) => g.grantId !== grantId),
+    );
   }
 
   /** Adds the rule, or replaces the rule with the same id. */

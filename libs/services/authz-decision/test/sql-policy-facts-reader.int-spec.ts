@@ -34,13 +34,7 @@ const FUTURE = '2999-01-01T00:00:00.123Z';
 const LATER = '2999-06-01T00:00:00.000Z';
 const PAST = '2001-01-01T00:00:00.000Z';
 
-const CATALOG = [
-  'cases.case.view',
-  'cases.case.update',
-  'billing.invoice.view',
-  'billing.invoice.approve',
-  'tickets.ticket.view',
-];
+const CATALOG = ['cases.case.view', 'cases.case.update', 'billing.invoice.view', 'billing.invoice.approve', 'tickets.ticket.view'];
 
 describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   let db: TestDatabase;
@@ -63,10 +57,11 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   }
 
   async function defineRole(tenantId: string, name: string, dataScope: string, codes: string[]): Promise<string> {
-    const { id } = await sqlOne<{ id: string }>(
-      `INSERT INTO "authz"."role" ("tenant_id", "name", "data_scope") VALUES ($1, $2, $3) RETURNING "id"`,
-      [tenantId, name, dataScope],
-    );
+    const { id } = await sqlOne<{ id: string }>(`INSERT INTO "authz"."role" ("tenant_id", "name", "data_scope") VALUES ($1, $2, $3) RETURNING "id"`, [
+      tenantId,
+      name,
+      dataScope,
+    ]);
     await sql(
       `INSERT INTO "authz"."role_permission" ("tenant_id", "role_id", "role_name", "permission_id", "permission_code", "module", "created_by")
        SELECT $1, $2, $3, p."id", p."code", p."module", 'seed' FROM "authz"."permission" p WHERE p."code" = ANY($4)`,
@@ -424,7 +419,8 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
   it('feeds the decision core: RBAC permits with the role data scope, ABAC denies by an integer-coded rule', async () => {
     const engine = new DecisionEngine({ facts: reader });
     const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'd-alice' };
-    const view = (sensitivity: string) => validateDecisionRequest({ caller: alice, action: AuthorizationAction.View, resource: { module: 'billing', resourceType: 'invoice', sensitivity } });
+    const view = (sensitivity: string) =>
+      validateDecisionRequest({ caller: alice, action: AuthorizationAction.View, resource: { module: 'billing', resourceType: 'invoice', sensitivity } });
 
     const permitted = await engine.decide(view('public'));
     expect(permitted).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: 'acme' } });
@@ -432,7 +428,9 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     expect(denied.outcome).toBe('Deny');
     expect(denied.evaluations.find((e) => e.evaluator === 'ABAC')).toMatchObject({ verdict: 'Deny' });
 
-    const cases = await engine.decide(validateDecisionRequest({ caller: alice, action: AuthorizationAction.Update, resource: { module: 'cases', resourceType: 'case' } }));
+    const cases = await engine.decide(
+      validateDecisionRequest({ caller: alice, action: AuthorizationAction.Update, resource: { module: 'cases', resourceType: 'case' } }),
+    );
     expect(cases).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'office', tenantId: 'acme', officeIds: ['o-1', 'o-2'] } });
   });
 

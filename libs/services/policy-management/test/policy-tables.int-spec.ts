@@ -11,9 +11,7 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
 
   beforeAll(async () => {
     migratedDb = await createTestDatabase(testServerUrls.postgres, testRunId('pm_policy'));
-    ds = await initializeServiceDataSource(
-      new DataSource(serviceDataSourceOptions({ url: migratedDb.url, ...policyManagementService.database, poolSize: 2 })),
-    );
+    ds = await initializeServiceDataSource(new DataSource(serviceDataSourceOptions({ url: migratedDb.url, ...policyManagementService.database, poolSize: 2 })));
   });
 
   afterAll(async () => {
@@ -45,8 +43,18 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
     );
     // Every table of the schema but the two global ones (the catalog and feature definitions).
     const tenantTables = [
-      'abac_rule', 'delegated_grant', 'feature_override', 'field_policy', 'permission_request', 'policy_change_log',
-      'resource_relation', 'role', 'role_permission', 'subject_office', 'temporary_grant', 'user_role',
+      'abac_rule',
+      'delegated_grant',
+      'feature_override',
+      'field_policy',
+      'permission_request',
+      'policy_change_log',
+      'resource_relation',
+      'role',
+      'role_permission',
+      'subject_office',
+      'temporary_grant',
+      'user_role',
     ];
     expect(rows.map((r) => r.table)).toEqual(tenantTables.sort());
     expect(rows.filter((r) => !r.leading)).toEqual([]);
@@ -114,7 +122,9 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
       await refused(`UPDATE "authz"."role" SET "data_scope" = 'instances' WHERE "id" = $1`, [roleId], 'ck_role_data_scope');
       const grant = { tenantId: 'acme', subject: 'alice', permissionCodes: ['cases.case.view'], reason: 'r', expiresAt: new Date('2999-01-01T00:00:00Z') };
       await expect(
-        ds.getRepository(TemporaryGrantEntity).save({ ...grant, dataScope: 'instances' as 'own', revokedAt: null, source: 'manual', sourceId: null, createdBy: 'a' }),
+        ds
+          .getRepository(TemporaryGrantEntity)
+          .save({ ...grant, dataScope: 'instances' as 'own', revokedAt: null, source: 'manual', sourceId: null, createdBy: 'a' }),
       ).rejects.toThrow('ck_temporary_grant_data_scope');
       const saved = await ds
         .getRepository(TemporaryGrantEntity)
@@ -126,24 +136,46 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
       });
       // The same approved request cannot grant twice.
       await expect(
-        ds.getRepository(TemporaryGrantEntity).insert({ ...grant, dataScope: null, revokedAt: null, source: 'permission-request', sourceId: 'req-1', createdBy: 'workflow' }),
+        ds
+          .getRepository(TemporaryGrantEntity)
+          .insert({ ...grant, dataScope: null, revokedAt: null, source: 'permission-request', sourceId: 'req-1', createdBy: 'workflow' }),
       ).rejects.toThrow('uq_temporary_grant_source');
     });
 
     it('stores ABAC verdicts and condition field/operator only as integers', async () => {
       const rules = ds.getRepository(AbacRuleEntity);
-      const base = { tenantId: 'acme', name: 'r', description: null, priority: 1, actions: ['View'], modules: [], resourceTypes: [], obligations: [], enabled: true };
-      const saved = await rules.save({ ...base, verdict: 2, conditions: [{ field: 2, operator: 5, value: 1000 }, { field: 10, operator: 9 }] });
+      const base = {
+        tenantId: 'acme',
+        name: 'r',
+        description: null,
+        priority: 1,
+        actions: ['View'],
+        modules: [],
+        resourceTypes: [],
+        obligations: [],
+        enabled: true,
+      };
+      const saved = await rules.save({
+        ...base,
+        verdict: 2,
+        conditions: [
+          { field: 2, operator: 5, value: 1000 },
+          { field: 10, operator: 9 },
+        ],
+      });
       expect(await rules.findOneByOrFail({ id: saved.id })).toMatchObject({
         verdict: 2,
-        conditions: [{ field: 2, operator: 5, value: 1000 }, { field: 10, operator: 9 }],
+        conditions: [
+          { field: 2, operator: 5, value: 1000 },
+          { field: 10, operator: 9 },
+        ],
         actions: ['View'],
         modules: [],
       });
       await expect(rules.insert({ ...base, verdict: 0, conditions: [] })).rejects.toThrow('ck_abac_rule_verdict');
-      await expect(rules.insert({ ...base, verdict: 1, conditions: [{ field: 'ResourceStatus' as unknown as number, operator: 1, value: 'x' }] })).rejects.toThrow(
-        'ck_abac_rule_conditions',
-      );
+      await expect(
+        rules.insert({ ...base, verdict: 1, conditions: [{ field: 'ResourceStatus' as unknown as number, operator: 1, value: 'x' }] }),
+      ).rejects.toThrow('ck_abac_rule_conditions');
       await expect(rules.insert({ ...base, verdict: 1, conditions: [{ field: 1.5, operator: 1, value: 'x' }] })).rejects.toThrow('ck_abac_rule_conditions');
       await expect(rules.insert({ ...base, verdict: 1, conditions: [{ operator: 1 } as never] })).rejects.toThrow('ck_abac_rule_conditions');
       await refused(

@@ -3,10 +3,7 @@ import { sign } from 'jsonwebtoken';
 import { isSecretLongEnough, MIN_SECRET_BYTES } from './jwt-verification-options';
 
 /** Who the token is for. An application token names `clientId` and may omit `sub` (it becomes the client id). */
-export type AccessTokenSubject = (
-  | { sub: string; clientId?: string }
-  | { sub?: string; clientId: string }
-) & {
+export type AccessTokenSubject = ({ sub: string; clientId?: string } | { sub?: string; clientId: string }) & {
   tenantId: string;
   scopes?: string[];
   /** RFC 8693 actor: the subject acting on behalf of `sub`. */

@@ -1,13 +1,7 @@
 import type { Request } from 'express';
 import { DomainError } from '@lp/contracts';
 import type { Algorithm } from 'jsonwebtoken';
-import {
-  ExtractJwt,
-  Strategy,
-  type SecretOrKeyProvider,
-  type StrategyOptionsWithoutRequest,
-  type VerifiedCallback,
-} from 'passport-jwt';
+import { ExtractJwt, Strategy, type SecretOrKeyProvider, type StrategyOptionsWithoutRequest, type VerifiedCallback } from 'passport-jwt';
 import type { AccessTokenClaims } from './access-token-claims';
 import { authenticationFailure } from './auth.errors';
 import { callerFromClaims } from './caller-from-claims';
@@ -29,18 +23,13 @@ export class BearerTokenStrategy extends Strategy {
   /** Async because an issuer JWKS needs its key provider loaded first. */
   static async create(options: JwtVerificationOptions): Promise<BearerTokenStrategy> {
     assertJwtVerificationOptions(options);
-    const keySource = options.secret
-      ? { secretOrKey: options.secret }
-      : { secretOrKeyProvider: await jwksKeyProvider(options.jwksUri as string) };
+    const keySource = options.secret ? { secretOrKey: options.secret } : { secretOrKeyProvider: await jwksKeyProvider(options.jwksUri as string) };
     return new BearerTokenStrategy(options, keySource);
   }
 
   private readonly accepted: readonly Algorithm[];
 
-  private constructor(
-    options: JwtVerificationOptions,
-    keySource: { secretOrKey: string } | { secretOrKeyProvider: SecretOrKeyProvider },
-  ) {
+  private constructor(options: JwtVerificationOptions, keySource: { secretOrKey: string } | { secretOrKeyProvider: SecretOrKeyProvider }) {
     const accepted = acceptedAlgorithms(options);
     super(
       {

@@ -25,8 +25,6 @@ describe('JWT verification options', () => {
   });
 
   it('lists every problem at once', () => {
-    expect(() => assertJwtVerificationOptions({ secret: 'short', issuer: '', audience: '' })).toThrow(
-      /32 bytes.*issuer is required.*audience is required/,
-    );
+    expect(() => assertJwtVerificationOptions({ secret: 'short', issuer: '', audience: '' })).toThrow(/32 bytes.*issuer is required.*audience is required/);
   });
 });

@@ -5,8 +5,7 @@ import { ConfigValidationError } from './config-validation-error';
 // Compile-time equality: `npm run typecheck` fails when the inferred value types drift.
 type Equals<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
 
-const declare = <const T extends Parameters<typeof declareConfig>[1]>(spec: T) =>
-  declareConfig('test-service', spec, { registry: new ConfigRegistry() });
+const declare = <const T extends Parameters<typeof declareConfig>[1]>(spec: T) => declareConfig('test-service', spec, { registry: new ConfigRegistry() });
 
 const serviceConfig = () =>
   declare({

@@ -95,8 +95,6 @@ describe('ConfigRegistry', () => {
     declareConfig('registry-spec-service', {
       REGISTRY_SPEC_KEY: { type: 'string', group: 'g', description: 'registered globally' },
     });
-    expect(ConfigRegistry.global.list()).toContainEqual(
-      expect.objectContaining({ key: 'REGISTRY_SPEC_KEY', owner: 'registry-spec-service' }),
-    );
+    expect(ConfigRegistry.global.list()).toContainEqual(expect.objectContaining({ key: 'REGISTRY_SPEC_KEY', owner: 'registry-spec-service' }));
   });
 });

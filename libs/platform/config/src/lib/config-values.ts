@@ -8,11 +8,7 @@ type ValueOfKey<S extends ConfigKeySpec> = S['type'] extends 'int'
       ? Allowed
       : string;
 
-type AlwaysSet<S extends ConfigKeySpec> = S extends { required: true }
-  ? true
-  : S extends { default: ConfigScalar }
-    ? true
-    : false;
+type AlwaysSet<S extends ConfigKeySpec> = S extends { required: true } ? true : S extends { default: ConfigScalar } ? true : false;
 
 /**
  * The loaded configuration, keyed by variable name and typed from each key's spec: a key that is

@@ -48,9 +48,7 @@ describe('ConfigModule', () => {
 
     process.env.STRICT_SPEC_PORT = 'nope';
     try {
-      await expect(NestFactory.createApplicationContext(StrictModule, { logger: false, abortOnError: false })).rejects.toBeInstanceOf(
-        ConfigValidationError,
-      );
+      await expect(NestFactory.createApplicationContext(StrictModule, { logger: false, abortOnError: false })).rejects.toBeInstanceOf(ConfigValidationError);
     } finally {
       delete process.env.STRICT_SPEC_PORT;
     }

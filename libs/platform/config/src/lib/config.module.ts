@@ -33,10 +33,7 @@ export class ConfigModule {
     return { module: ConfigEnvironmentModule, global: true, providers: [{ provide: CONFIG_ENVIRONMENT, useValue: env }], exports: [CONFIG_ENVIRONMENT] };
   }
 
-  static forRoot<T extends Record<string, ConfigKeySpec>>(
-    declaration: ConfigDeclaration<T>,
-    values?: ConfigValues<T>,
-  ): DynamicModule {
+  static forRoot<T extends Record<string, ConfigKeySpec>>(declaration: ConfigDeclaration<T>, values?: ConfigValues<T>): DynamicModule {
     return {
       module: ConfigModule,
       // Global: every feature module of the service reads the same configuration.

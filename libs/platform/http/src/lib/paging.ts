@@ -29,7 +29,6 @@ export class PageQuery {
   pageSize = DEFAULT_PAGE_SIZE;
 }
 
-
 export class PageMeta {
   @ApiProperty() pageIndex!: number;
   @ApiProperty() pageSize!: number;

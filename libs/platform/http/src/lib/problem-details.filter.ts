@@ -44,7 +44,7 @@ export function toProblem(error: unknown, correlationId?: string): ProblemDetail
         : typeof body === 'string'
           ? body
           : typeof (body as { message?: unknown }).message === 'string'
-            ? ((body as { message: string }).message)
+            ? (body as { message: string }).message
             : error.message;
     return problem(status, HTTP_STATUS_CODES[status] ?? (status >= 500 ? ProblemCodes.internal : `Http${status}`), detail, {
       correlationId,
@@ -90,6 +90,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     }
     if (response.headersSent) return;
     if (error instanceof DomainError && error.retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-    response.status(body.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify({ ...body, instance: request.originalUrl?.split('?')[0] }));
+    response
+      .status(body.status)
+      .type(PROBLEM_CONTENT_TYPE)
+      .send(JSON.stringify({ ...body, instance: request.originalUrl?.split('?')[0] }));
   }
 }

@@ -1,10 +1,4 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  Injectable,
-  NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { Observable, throwError, TimeoutError } from 'rxjs';
 import { catchError, timeout } from 'rxjs/operators';
@@ -40,9 +34,7 @@ export class RequestTimeoutInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
-    const policy =
-      this.reflector.getAllAndOverride<TimeoutPolicyName>(TIMEOUT_POLICY_KEY, [context.getHandler(), context.getClass()]) ??
-      'StandardCommand';
+    const policy = this.reflector.getAllAndOverride<TimeoutPolicyName>(TIMEOUT_POLICY_KEY, [context.getHandler(), context.getClass()]) ?? 'StandardCommand';
     const ms = this.policies[policy];
     return next.handle().pipe(
       timeout(ms),

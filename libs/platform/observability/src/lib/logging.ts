@@ -15,7 +15,15 @@ export function loggerParams(service: string, level: string, format: 'json' | 'p
     pinoHttp: {
       level,
       ...(format === 'pretty'
-        ? { stream: pretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service,req,res,responseTime', singleLine: true }) }
+        ? {
+            stream: pretty({
+              sync: true,
+              colorize: process.stdout.isTTY,
+              translateTime: 'HH:MM:ss.l',
+              ignore: 'pid,hostname,service,req,res,responseTime',
+              singleLine: true,
+            }),
+          }
         : {}),
       base: { service },
       genReqId: (req: IncomingMessage) => correlationIdOf(req as never),

@@ -17,7 +17,10 @@ export interface BrokerObjects {
 export async function listBrokerObjects(): Promise<BrokerObjects | undefined> {
   const list = async (what: 'list_queues' | 'list_exchanges') => {
     const { stdout } = await run('rabbitmqctl', [what, 'name', '-q', '--no-table-headers'], { timeout: 30_000 });
-    return stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+    return stdout
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
   };
   try {
     return { queues: await list('list_queues'), exchanges: await list('list_exchanges') };

@@ -83,7 +83,8 @@ export interface AuditRecordText {
  * throws at once on the hot path instead of poisoning a batch later) and serializes the entry.
  */
 export function auditRecordText(entry: DecisionAuditEntry): AuditRecordText {
-  if (typeof entry.decisionId !== 'string' || !UUID.test(entry.decisionId)) throw new TypeError(`Audit entry decisionId must be a UUID, got ${String(entry.decisionId)}`);
+  if (typeof entry.decisionId !== 'string' || !UUID.test(entry.decisionId))
+    throw new TypeError(`Audit entry decisionId must be a UUID, got ${String(entry.decisionId)}`);
   const decidedAt = entry.decidedAt instanceof Date ? entry.decidedAt : new Date(entry.decidedAt);
   if (Number.isNaN(decidedAt.getTime())) throw new TypeError(`Audit entry ${entry.decisionId}: decidedAt is not a valid date`);
   if (!Number.isFinite(entry.latencyMs)) throw new TypeError(`Audit entry ${entry.decisionId}: latencyMs must be a finite number`);

@@ -54,7 +54,10 @@ export async function ensureMonthlyPartition(dataSource: DataSource, month: Date
   return dataSource.transaction(async (m) => {
     // Instances starting together must not both create the month.
     await m.query(`SELECT pg_advisory_xact_lock(hashtext('authz_audit.decision_audit partitions'))`);
-    const [exists] = await m.query(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, [SCHEMA, name]);
+    const [exists] = await m.query(`SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`, [
+      SCHEMA,
+      name,
+    ]);
     if (exists) return false;
     const table = `"${SCHEMA}"."${name}"`;
     const fallback = `"${SCHEMA}"."${DEFAULT_PARTITION}"`;

@@ -49,10 +49,7 @@ export class DecisionAuditQuery {
     const to = instant(params.to, 'to', problems);
     if (Object.keys(problems).length > 0) throw new ValidationError(problems);
 
-    const query = this.dataSource
-      .getRepository(DecisionAuditRecord)
-      .createQueryBuilder('a')
-      .where('a.tenantId = :tenantId', { tenantId: params.tenantId });
+    const query = this.dataSource.getRepository(DecisionAuditRecord).createQueryBuilder('a').where('a.tenantId = :tenantId', { tenantId: params.tenantId });
     if (params.subject !== undefined) query.andWhere('a.subject = :subject', { subject: params.subject });
     if (params.outcome !== undefined) query.andWhere('a.outcome = :outcome', { outcome: params.outcome });
     if (from) query.andWhere('a.decidedAt >= :from', { from });

@@ -41,7 +41,12 @@ export class DecisionAuditSpool {
   }
 
   append(records: readonly AuditRecordText[]): void {
-    if (records.length > 0) appendDurably(this.directory, this.spoolPath, records.map((r) => r.json));
+    if (records.length > 0)
+      appendDurably(
+        this.directory,
+        this.spoolPath,
+        records.map((r) => r.json),
+      );
   }
 
   appendRejected(record: AuditRecordText, reason: string): void {

@@ -29,7 +29,13 @@ export class CachedRelationsReader implements PolicyFactsReader {
   abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
   featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
 
-  async relations(tenantId: string, subject: string, resourceType: string, resourceId: string, snapshot?: RevisionSnapshot): Promise<readonly ResourceRelation[]> {
+  async relations(
+    tenantId: string,
+    subject: string,
+    resourceType: string,
+    resourceId: string,
+    snapshot?: RevisionSnapshot,
+  ): Promise<readonly ResourceRelation[]> {
     let key: string | undefined;
     try {
       const revisions = await revisionsFrom(this.revisions, rebacRevisionNames(tenantId, subject), snapshot);

@@ -84,14 +84,12 @@ describe('decisionCacheKey', () => {
   /** Every single-field change the key must see: each caller fact, each resource fact, the action, each revision. */
   type Change = (req: DecisionRequest, rev: DecisionCacheRevisions) => [DecisionRequest, DecisionCacheRevisions];
   const bump = (v: string | undefined) => (v === undefined ? 'x' : `${v}'`);
-  const caller = (patch: (c: DecisionRequest['caller']) => Partial<DecisionRequest['caller']>): Change => (req, rev) => [
-    { ...req, caller: { ...req.caller, ...patch(req.caller) } },
-    rev,
-  ];
-  const resource = (patch: (r: DecisionRequest['resource']) => Partial<DecisionRequest['resource']>): Change => (req, rev) => [
-    { ...req, resource: { ...req.resource, ...patch(req.resource) } },
-    rev,
-  ];
+  const caller =
+    (patch: (c: DecisionRequest['caller']) => Partial<DecisionRequest['caller']>): Change =>
+    (req, rev) => [{ ...req, caller: { ...req.caller, ...patch(req.caller) } }, rev];
+  const resource =
+    (patch: (r: DecisionRequest['resource']) => Partial<DecisionRequest['resource']>): Change =>
+    (req, rev) => [{ ...req, resource: { ...req.resource, ...patch(req.resource) } }, rev];
   const changes: Record<string, Change> = {
     kind: caller((c) => ({ kind: c.kind === 'user' ? 'application' : 'user' })),
     subject: caller((c) => ({ subject: bump(c.subject) })),
@@ -107,10 +105,7 @@ describe('decisionCacheKey', () => {
     sensitivity: resource((r) => ({ sensitivity: bump(r.sensitivity) })),
     owner: resource((r) => ({ owner: bump(r.owner) })),
     officeId: resource((r) => ({ officeId: bump(r.officeId) })),
-    action: (req, rev) => [
-      { ...req, action: AUTHORIZATION_ACTIONS[(AUTHORIZATION_ACTIONS.indexOf(req.action) + 1) % AUTHORIZATION_ACTIONS.length]! },
-      rev,
-    ],
+    action: (req, rev) => [{ ...req, action: AUTHORIZATION_ACTIONS[(AUTHORIZATION_ACTIONS.indexOf(req.action) + 1) % AUTHORIZATION_ACTIONS.length]! }, rev],
     ...Object.fromEntries(
       (['tenantPolicy', 'subject', 'featureGlobal', 'featureTenant', 'rebac'] as const).map((field): [string, Change] => [
         `revision ${field}`,

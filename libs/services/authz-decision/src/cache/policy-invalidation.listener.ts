@@ -16,9 +16,6 @@ export class PolicyInvalidationListener implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe(
-      { pattern: POLICY_INVALIDATION_PATTERN, mode: 'instance', consumer: 'authz-decision' },
-      this.invalidation.handler(),
-    );
+    await this.bus.subscribe({ pattern: POLICY_INVALIDATION_PATTERN, mode: 'instance', consumer: 'authz-decision' }, this.invalidation.handler());
   }
 }

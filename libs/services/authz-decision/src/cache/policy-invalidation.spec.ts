@@ -13,7 +13,9 @@ function event(type: string, tenantId: string | null, payload: unknown = {}): Ev
 
 describe('invalidationPlan', () => {
   it('bumps nothing for a role created: it holds no permission and nobody holds it yet', () => {
-    expect(invalidationPlan(event(A.roleCreated, 't1', { roleName: 'clerk' }))).toEqual({ ignored: expect.stringContaining('changes no cached decision fact') });
+    expect(invalidationPlan(event(A.roleCreated, 't1', { roleName: 'clerk' }))).toEqual({
+      ignored: expect.stringContaining('changes no cached decision fact'),
+    });
   });
 
   it.each([

@@ -103,7 +103,9 @@ export class PolicyInvalidation {
     if (authorizationEventContract(envelope.eventType) && !authorizationChangeTarget(envelope).wellFormed) {
       // Checked on receipt against its contract: still read for what it names (widening), but a
       // publisher is sending a shape the contract does not allow.
-      this.logger.warn(`${envelope.eventType} ${envelope.eventId} does not match its contract; invalidating what it names (correlationId ${envelope.correlationId})`);
+      this.logger.warn(
+        `${envelope.eventType} ${envelope.eventId} does not match its contract; invalidating what it names (correlationId ${envelope.correlationId})`,
+      );
     }
     if ('ignored' in plan) {
       if (plan.ignored === 'tenant event without a tenant') {

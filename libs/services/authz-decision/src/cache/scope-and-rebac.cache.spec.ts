@@ -19,8 +19,7 @@ describe('DataScope and ReBAC caches', () => {
     const rebac = new CachedRelationsReader(facts, cache, revisions);
     const scope = new ScopeFactsCache(rebac, cache, revisions);
     const invalidation = new PolicyInvalidation(revisions);
-    const event = (type: string, payload: Record<string, unknown> = {}) =>
-      invalidation.handle(createEventEnvelope(type, payload, { tenantId: 't1' }));
+    const event = (type: string, payload: Record<string, unknown> = {}) => invalidation.handle(createEventEnvelope(type, payload, { tenantId: 't1' }));
     return { facts, rebac, scope, event };
   }
 

@@ -28,12 +28,7 @@ describe('DecisionService', () => {
     facts.setOffices('t1', 'alice', ['paris']);
     const audit = new DecisionAuditWriter({} as DataSource, { durability: 'batched', batchSize: 500, flushIntervalMs: 200, maxBacklog });
     const revisions = new InMemoryRevisionCounters();
-    const service = new DecisionService(
-      new DecisionEngine({ facts }),
-      new DecisionCache(new InMemoryKeyValueCache(), revisions),
-      audit,
-      revisions,
-    );
+    const service = new DecisionService(new DecisionEngine({ facts }), new DecisionCache(new InMemoryKeyValueCache(), revisions), audit, revisions);
     return { facts, audit, service };
   }
 
@@ -76,6 +71,8 @@ describe('DecisionService', () => {
 
   it('is reached only through the check where requests enter: a malformed one is refused there', () => {
     const { caller, resource } = view(alice);
-    expect(() => parseMessage(AuthzRpc.decide.schema, { caller, payload: { resource, action: 'Launch' } })).toThrow(expect.objectContaining({ code: 'Validation.Failed' }));
+    expect(() => parseMessage(AuthzRpc.decide.schema, { caller, payload: { resource, action: 'Launch' } })).toThrow(
+      expect.objectContaining({ code: 'Validation.Failed' }),
+    );
   });
 });

@@ -4,13 +4,7 @@ import { DecisionResult, ValidDecisionRequest } from '@lp/contracts';
 import { decisionOutcomes } from '@lp/platform/observability';
 import { AuditUnavailableError, DecisionAuditWriter } from '../audit';
 import { RevisionCounters } from '@lp/platform/cache';
-import {
-  cachedDecisionResult,
-  callerRevisionNames,
-  DecisionCache,
-  DecisionCacheLookup,
-  readRevisionSnapshot,
-} from '../cache';
+import { cachedDecisionResult, callerRevisionNames, DecisionCache, DecisionCacheLookup, readRevisionSnapshot } from '../cache';
 import { DecisionEngine, DecisionExplanation, RevisionSnapshot } from '../engine';
 
 /** Reason a decision failed closed because its audit record could not be accepted. */

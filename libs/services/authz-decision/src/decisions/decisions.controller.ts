@@ -24,21 +24,25 @@ export class DecisionsController {
 
   @Post()
   @HttpCode(200)
-  @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
+  @SkipAuthorization("answers for the token's own caller only; a Deny is an answer, not an action")
   @ApiOkResponse({ type: DecisionResponse })
   async decide(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionResponse> {
     return DecisionResponse.of(
-      await this.decisions.decide(validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() })),
+      await this.decisions.decide(
+        validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+      ),
     );
   }
 
   @Post('batch')
   @HttpCode(200)
-  @SkipAuthorization('answers for the token\'s own caller only; a Deny is an answer, not an action')
+  @SkipAuthorization("answers for the token's own caller only; a Deny is an answer, not an action")
   @ApiOkResponse({ type: DecisionBatchResponse })
   async decideBatch(@Caller() caller: TrustedCaller, @Body() body: DecisionBatchDto): Promise<DecisionBatchResponse> {
     const correlationId = CorrelationContext.current();
-    const results = await this.decisions.decideBatch(body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })));
+    const results = await this.decisions.decideBatch(
+      body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })),
+    );
     return { items: results.map(DecisionResponse.of) };
   }
 }

@@ -46,16 +46,29 @@ describe('AbacEvaluator', () => {
     });
 
     it('is Neutral when no rule condition matches', async () => {
-      const outcome = await evaluate([rule('r1', 1, AbacVerdict.Deny, [{ field: AbacField.ResourceStatus, operator: AbacOperator.Equals, value: 'closed' }])], approve);
+      const outcome = await evaluate(
+        [rule('r1', 1, AbacVerdict.Deny, [{ field: AbacField.ResourceStatus, operator: AbacOperator.Equals, value: 'closed' }])],
+        approve,
+      );
       expect(outcome.result).toEqual({ evaluator: 'ABAC', verdict: 'Neutral', reason: 'no ABAC rule matched (1 considered)' });
     });
 
     it('allows when the first matching rule says Allow, with its obligations', async () => {
       const outcome = await evaluate(
-        [rule('r1', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: AbacOperator.Equals, value: 'submitted' }], { name: 'submitted invoices', obligations: ['log-access'] })],
+        [
+          rule('r1', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: AbacOperator.Equals, value: 'submitted' }], {
+            name: 'submitted invoices',
+            obligations: ['log-access'],
+          }),
+        ],
         approve,
       );
-      expect(outcome.result).toEqual({ evaluator: 'ABAC', verdict: 'Allow', reason: 'rule r1 "submitted invoices" matched: Allow', obligations: ['log-access'] });
+      expect(outcome.result).toEqual({
+        evaluator: 'ABAC',
+        verdict: 'Allow',
+        reason: 'rule r1 "submitted invoices" matched: Allow',
+        obligations: ['log-access'],
+      });
     });
 
     it('denies when the first matching rule says Deny, ignoring later Allow rules', async () => {
@@ -185,10 +198,22 @@ describe('AbacEvaluator', () => {
   describe('malformed rules fail closed', () => {
     it.each([
       ['unknown verdict 0', rule('r', 1, 0 as AbacVerdict), /unknown verdict 0/],
-      ['unknown operator', rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: 99 as AbacOperator, value: 'x' }]), /unknown operator 99/],
+      [
+        'unknown operator',
+        rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: 99 as AbacOperator, value: 'x' }]),
+        /unknown operator 99/,
+      ],
       ['unknown field', rule('r', 1, AbacVerdict.Allow, [{ field: 42 as AbacField, operator: AbacOperator.Equals, value: 'x' }]), /unknown field 42/],
-      ['ordering a string field', rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: AbacOperator.GreaterThan, value: 3 }]), /orders a string field/],
-      ['wrong value type', rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceAmount, operator: AbacOperator.Equals, value: '100' }]), /needs a number value/],
+      [
+        'ordering a string field',
+        rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: AbacOperator.GreaterThan, value: 3 }]),
+        /orders a string field/,
+      ],
+      [
+        'wrong value type',
+        rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceAmount, operator: AbacOperator.Equals, value: '100' }]),
+        /needs a number value/,
+      ],
       ['In without a list', rule('r', 1, AbacVerdict.Allow, [{ field: AbacField.ResourceStatus, operator: AbacOperator.In, value: 'open' }]), /needs an array/],
     ])('%s → Deny when the rule is reached', async (_, bad, problem) => {
       const outcome = await evaluate([bad, rule('later-allow', 9, AbacVerdict.Allow)], approve);

@@ -41,7 +41,11 @@ describe('resolveDataScope', () => {
   });
 
   it('unions the offices of several office roles', () => {
-    expect(resolveDataScope(input([role('office', ['o3']), role('office', ['o1', 'o3'])]))).toEqual({ kind: 'office', tenantId: TENANT, officeIds: ['o1', 'o3'] });
+    expect(resolveDataScope(input([role('office', ['o3']), role('office', ['o1', 'o3'])]))).toEqual({
+      kind: 'office',
+      tenantId: TENANT,
+      officeIds: ['o1', 'o3'],
+    });
   });
 
   it('treats an office setting of a subject without offices as reaching no rows, so a narrower source still counts', () => {
@@ -63,13 +67,19 @@ describe('resolveDataScope', () => {
     });
 
     it('applies to a temporary grant without a setting', () => {
-      expect(resolveDataScope(input([{ source: 'temporary-grant', grantId: 'g', officeIds: [] }]))).toEqual({ kind: 'own', tenantId: TENANT, subject: 'alice' });
+      expect(resolveDataScope(input([{ source: 'temporary-grant', grantId: 'g', officeIds: [] }]))).toEqual({
+        kind: 'own',
+        tenantId: TENANT,
+        subject: 'alice',
+      });
     });
   });
 
   describe('a relation on the requested instance against a scope that excludes it', () => {
     it('prefers the instance when the own scope provably excludes it (owner is someone else)', () => {
-      const resolution = resolveDataScopeWithTrace(input([role('own'), relation()], { resource: { module: 'cases', resourceType: 'case', resourceId: 'c1', owner: 'bob' } }));
+      const resolution = resolveDataScopeWithTrace(
+        input([role('own'), relation()], { resource: { module: 'cases', resourceType: 'case', resourceId: 'c1', owner: 'bob' } }),
+      );
       expect(resolution.dataScope).toEqual({ kind: 'instances', tenantId: TENANT, resourceType: 'case', resourceIds: ['c1'] });
       expect(resolution.rule).toBe('instance-over-excluding-scope');
     });

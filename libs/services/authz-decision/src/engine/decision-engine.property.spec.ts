@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { AuthorizationAction, validateDecisionRequest, ValidDecisionRequest, EvaluatorName, EvaluatorResult, EvaluatorVerdict, TrustedCaller } from '@lp/contracts';
+import {
+  AuthorizationAction,
+  validateDecisionRequest,
+  ValidDecisionRequest,
+  EvaluatorName,
+  EvaluatorResult,
+  EvaluatorVerdict,
+  TrustedCaller,
+} from '@lp/contracts';
 import { AbacField, AbacOperator, AbacRule, AbacVerdict } from './abac-rule';
 import { createStandardEvaluators, DecisionEngine, DecisionFailure } from './decision-engine';
 import { mergeEvaluations } from './decision-merge';
@@ -64,8 +72,16 @@ const codeOf = (r: Pick<ModelRequest, 'module' | 'resourceType' | 'action'>) => 
 // Expiry in minutes from now, biased to the boundary: 0 is exactly expired.
 const expiry = fc.oneof(fc.constantFrom(-1, 0, 1), fc.integer({ min: -30, max: 30 }));
 const condition: fc.Arbitrary<ModelCondition> = fc.oneof(
-  fc.record({ field: fc.constant<Field>('status'), operator: fc.constantFrom(AbacOperator.Equals, AbacOperator.NotEquals), value: fc.constantFrom('open', 'closed') }),
-  fc.record({ field: fc.constant<Field>('status'), operator: fc.constantFrom(AbacOperator.In, AbacOperator.NotIn), value: fc.subarray(['open', 'closed', 'draft']) }),
+  fc.record({
+    field: fc.constant<Field>('status'),
+    operator: fc.constantFrom(AbacOperator.Equals, AbacOperator.NotEquals),
+    value: fc.constantFrom('open', 'closed'),
+  }),
+  fc.record({
+    field: fc.constant<Field>('status'),
+    operator: fc.constantFrom(AbacOperator.In, AbacOperator.NotIn),
+    value: fc.subarray(['open', 'closed', 'draft']),
+  }),
   fc.record({ field: fc.constantFrom<Field>('status', 'amount', 'owner'), operator: fc.constantFrom(AbacOperator.Exists, AbacOperator.NotExists) }),
   fc.record({
     field: fc.constant<Field>('amount'),
@@ -73,7 +89,11 @@ const condition: fc.Arbitrary<ModelCondition> = fc.oneof(
     value: fc.constantFrom(0, 50, 100),
   }),
   fc.record({ field: fc.constant<Field>('owner'), operator: fc.constant(AbacOperator.Equals), value: fc.constantFrom('alice', 'bob') }),
-  fc.record({ field: fc.constant<Field>('callerKind'), operator: fc.constant(AbacOperator.Equals), value: fc.constantFrom('user', 'application', 'delegated') }),
+  fc.record({
+    field: fc.constant<Field>('callerKind'),
+    operator: fc.constant(AbacOperator.Equals),
+    value: fc.constantFrom('user', 'application', 'delegated'),
+  }),
   fc.record({ field: fc.constant<Field>('callerIsOwner'), operator: fc.constant(AbacOperator.Equals), value: fc.boolean() }),
 );
 const rule: fc.Arbitrary<ModelRule> = fc.record(
@@ -111,9 +131,9 @@ const modelRequest: fc.Arbitrary<ModelRequest> = fc.record(
  */
 function modelFor(r: ModelRequest, failing: fc.Arbitrary<PolicyStoreName | null>): fc.Arbitrary<Model> {
   const other = fc.constantFrom(...CODES);
-  const codes = fc.tuple(fc.boolean(), fc.subarray(CODES.filter((c) => c.startsWith(`${r.module}.${r.resourceType}.`))), fc.array(other, { maxLength: 2 })).map(
-    ([hit, siblings, others]) => [...new Set([...(hit ? [codeOf(r)] : []), ...siblings, ...others])],
-  );
+  const codes = fc
+    .tuple(fc.boolean(), fc.subarray(CODES.filter((c) => c.startsWith(`${r.module}.${r.resourceType}.`))), fc.array(other, { maxLength: 2 }))
+    .map(([hit, siblings, others]) => [...new Set([...(hit ? [codeOf(r)] : []), ...siblings, ...others])]);
   return fc.record({
     roles: fc.array(fc.record({ scope: fc.constantFrom(...SETTINGS), codes }), { maxLength: 2 }),
     tempGrants: fc.array(fc.record({ codes, expiryMinutes: expiry, scope: fc.option(fc.constantFrom(...SETTINGS), { nil: undefined }) }), { maxLength: 2 }),
@@ -219,7 +239,9 @@ function referenceVerdicts(m: Model, r: ModelRequest, featureEnabledVerdict: Fea
   if (fails('abacRules')) abac = 'Deny';
   else {
     const factOf = (field: Field) =>
-      ({ status: r.status, amount: r.amount, owner: r.owner, callerKind: r.kind, callerIsOwner: r.owner === undefined ? undefined : r.owner === subject })[field];
+      ({ status: r.status, amount: r.amount, owner: r.owner, callerKind: r.kind, callerIsOwner: r.owner === undefined ? undefined : r.owner === subject })[
+        field
+      ];
     const holds = (c: ModelCondition) => {
       const fact = factOf(c.field);
       if (c.operator === AbacOperator.Exists) return fact !== undefined;
@@ -230,7 +252,13 @@ function referenceVerdicts(m: Model, r: ModelRequest, featureEnabledVerdict: Fea
       if (c.operator === AbacOperator.In) return (c.value as string[]).includes(fact as string);
       if (c.operator === AbacOperator.NotIn) return !(c.value as string[]).includes(fact as string);
       const [a, b] = [fact as number, c.value as number];
-      return c.operator === AbacOperator.GreaterThan ? a > b : c.operator === AbacOperator.GreaterThanOrEqual ? a >= b : c.operator === AbacOperator.LessThan ? a < b : a <= b;
+      return c.operator === AbacOperator.GreaterThan
+        ? a > b
+        : c.operator === AbacOperator.GreaterThanOrEqual
+          ? a >= b
+          : c.operator === AbacOperator.LessThan
+            ? a < b
+            : a <= b;
     };
     const ordered = m.rules.map((x, i) => ({ ...x, i })).sort((a, b) => a.priority - b.priority || a.i - b.i);
     const first = ordered.find((x) => (!x.actions || x.actions.length === 0 || x.actions.includes(r.action)) && x.conditions.every(holds));
@@ -243,7 +271,9 @@ function referenceVerdicts(m: Model, r: ModelRequest, featureEnabledVerdict: Fea
     else {
       const mine = m.relations.filter((x) => x.resourceType === r.resourceType && x.resourceId === r.resourceId);
       const allows = (rel: RelationName) =>
-        rel === 'owner' || (rel === 'member' && [AuthorizationAction.View, AuthorizationAction.Update].includes(r.action)) || (rel === 'viewer' && r.action === AuthorizationAction.View);
+        rel === 'owner' ||
+        (rel === 'member' && [AuthorizationAction.View, AuthorizationAction.Update].includes(r.action)) ||
+        (rel === 'viewer' && r.action === AuthorizationAction.View);
       if (mine.some((x) => allows(x.relation))) rebac = 'Allow';
     }
   }
@@ -276,19 +306,22 @@ const healthy = scenario(fc.constant(null));
 const anyFailure = scenario(fc.option(fc.constantFrom(...POLICY_STORE_NAMES), { nil: null }));
 
 describe('DecisionEngine properties', () => {
-  it.each(FEATURE_ENABLED_VERDICTS)('agrees with the reference on every evaluator verdict and on the outcome (enabled feature: %s)', async (featureEnabledVerdict) => {
-    await fc.assert(
-      fc.asyncProperty(anyFailure, async ([m, r]) => {
-        const facts = factsOf(m);
-        const result = await engineFor(facts, createStandardEvaluators(facts, { featureEnabledVerdict })).decide(requestOf(r));
-        const expected = referenceVerdicts(m, r, featureEnabledVerdict);
-        expect(verdictsOf(result.evaluations)).toEqual(expected);
-        expect(result.outcome).toBe(referenceOutcome(expected, r.kind === 'delegated'));
-        expect(result.permitted).toBe(result.outcome === 'Permit');
-      }),
-      { numRuns: 1000 },
-    );
-  });
+  it.each(FEATURE_ENABLED_VERDICTS)(
+    'agrees with the reference on every evaluator verdict and on the outcome (enabled feature: %s)',
+    async (featureEnabledVerdict) => {
+      await fc.assert(
+        fc.asyncProperty(anyFailure, async ([m, r]) => {
+          const facts = factsOf(m);
+          const result = await engineFor(facts, createStandardEvaluators(facts, { featureEnabledVerdict })).decide(requestOf(r));
+          const expected = referenceVerdicts(m, r, featureEnabledVerdict);
+          expect(verdictsOf(result.evaluations)).toEqual(expected);
+          expect(result.outcome).toBe(referenceOutcome(expected, r.kind === 'delegated'));
+          expect(result.permitted).toBe(result.outcome === 'Permit');
+        }),
+        { numRuns: 1000 },
+      );
+    },
+  );
 
   it('a delegated caller is never permitted beyond what its delegated grant and the delegator hold', async () => {
     await fc.assert(
@@ -350,7 +383,10 @@ describe('DecisionEngine properties', () => {
         const standard = await engineFor(factsOf(m)).decide(requestOf(r));
         const facts = factsOf(m);
         const evaluators = createStandardEvaluators(facts);
-        const permuted = await engineFor(facts, permutation.map((i) => evaluators[i]!)).decide(requestOf(r));
+        const permuted = await engineFor(
+          facts,
+          permutation.map((i) => evaluators[i]!),
+        ).decide(requestOf(r));
         expect(permuted.outcome).toBe(standard.outcome);
         expect(permuted.permitted).toBe(standard.permitted);
         expect(permuted.dataScope).toEqual(standard.dataScope);
@@ -405,7 +441,14 @@ describe('mergeEvaluations properties', () => {
     .array(fc.record({ verdict: fc.constantFrom<EvaluatorVerdict>('Allow', 'Deny', 'Neutral'), obligations: fc.subarray(['a', 'b', 'c']) }), {
       maxLength: 5,
     })
-    .map((rows) => rows.map((row, i): EvaluatorResult => ({ evaluator: names[i]!, verdict: row.verdict, reason: `${names[i]} ${row.verdict}`, obligations: row.obligations })));
+    .map((rows) =>
+      rows.map((row, i): EvaluatorResult => ({
+        evaluator: names[i]!,
+        verdict: row.verdict,
+        reason: `${names[i]} ${row.verdict}`,
+        obligations: row.obligations,
+      })),
+    );
 
   it('matches the reference merge and is invariant under reordering', () => {
     fc.assert(

@@ -128,7 +128,9 @@ describe('DecisionEngine', () => {
 
     it('lists every problem at once', () => {
       expect(() => validateDecisionRequest({ caller: undefined, resource: {}, action: 'x' })).toThrow(
-        expect.objectContaining({ errors: { action: expect.any(Array), caller: expect.any(Array), 'resource.module': expect.any(Array), 'resource.resourceType': expect.any(Array) } }),
+        expect.objectContaining({
+          errors: { action: expect.any(Array), caller: expect.any(Array), 'resource.module': expect.any(Array), 'resource.resourceType': expect.any(Array) },
+        }),
       );
     });
 
@@ -141,7 +143,10 @@ describe('DecisionEngine', () => {
         request(user('alice'), AuthorizationAction.View, { module: 'Tickets', resourceType: 'Ticket' }),
       );
       expect(explanation.permissionCode).toBe('tickets.ticket.view');
-      expect(explanation.decision.evaluations.find((e) => e.evaluator === 'Feature')).toMatchObject({ verdict: 'Neutral', reason: 'FeatureEnabled: feature tickets enabled' });
+      expect(explanation.decision.evaluations.find((e) => e.evaluator === 'Feature')).toMatchObject({
+        verdict: 'Neutral',
+        reason: 'FeatureEnabled: feature tickets enabled',
+      });
       expect(explanation.decision.outcome).toBe('Permit');
     });
   });
@@ -232,9 +237,15 @@ describe('DecisionEngine', () => {
   });
 
   it('an enabled feature is a gate: it permits nothing alone, and still shows in the evaluations', async () => {
-    const result = await new DecisionEngine({ facts: facts() }).decide(request(user('mallory'), AuthorizationAction.Delete, { module: 'tickets', resourceType: 'ticket' }));
+    const result = await new DecisionEngine({ facts: facts() }).decide(
+      request(user('mallory'), AuthorizationAction.Delete, { module: 'tickets', resourceType: 'ticket' }),
+    );
     expect(result).toMatchObject({ outcome: 'NoMatchingPolicy', permitted: false, dataScope: { kind: 'none' } });
-    expect(result.evaluations.find((e) => e.evaluator === 'Feature')).toEqual({ evaluator: 'Feature', verdict: 'Neutral', reason: 'FeatureEnabled: feature tickets enabled' });
+    expect(result.evaluations.find((e) => e.evaluator === 'Feature')).toEqual({
+      evaluator: 'Feature',
+      verdict: 'Neutral',
+      reason: 'FeatureEnabled: feature tickets enabled',
+    });
   });
 
   it('spec-literal merge rule 3 (AUTHZ_FEATURE_ENABLED_VERDICT=allow): an enabled feature alone permits a caller without any grant', async () => {
@@ -269,7 +280,9 @@ describe('DecisionEngine', () => {
     });
 
     it('the same grant still valid when the evaluators finish permits', async () => {
-      const result = await new DecisionEngine({ facts: inFlight(), clock: () => minutesFrom(NOW, 4) }).decide(request(delegated('bob', 'carol'), AuthorizationAction.View));
+      const result = await new DecisionEngine({ facts: inFlight(), clock: () => minutesFrom(NOW, 4) }).decide(
+        request(delegated('bob', 'carol'), AuthorizationAction.View),
+      );
       expect(result).toMatchObject({ outcome: 'Permit', validUntil: minutesFrom(NOW, 5).toISOString() });
       expect(result.reason).toBeUndefined();
     });

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { DataScope, DecisionRequest, DecisionResult, EvaluatorName, EvaluatorResult, permissionCode, PermissionCode, ValidDecisionRequest } from '@lp/contracts';
+import {
+  DataScope,
+  DecisionRequest,
+  DecisionResult,
+  EvaluatorName,
+  EvaluatorResult,
+  permissionCode,
+  PermissionCode,
+  ValidDecisionRequest,
+} from '@lp/contracts';
 import { AbacEvaluator } from './abac.evaluator';
 import { AppScopeEvaluator } from './app-scope.evaluator';
 import { Clock, systemClock } from './clock';

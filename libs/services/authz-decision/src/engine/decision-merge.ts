@@ -48,7 +48,13 @@ export function mergeEvaluations(results: readonly EvaluatorResult[], options: M
     if (rbac?.verdict !== 'Allow') {
       // Denied rather than NoMatchingPolicy: another source did allow, and the audit must say why that was not enough.
       const why = rbac ? rbac.reason : 'RBAC is not registered';
-      return { outcome: 'Deny', permitted: false, rule: 'DelegationNotCovered', denialReasons: [`a delegated caller is permitted only through its delegated grant (RBAC: ${why})`], obligations: [] };
+      return {
+        outcome: 'Deny',
+        permitted: false,
+        rule: 'DelegationNotCovered',
+        denialReasons: [`a delegated caller is permitted only through its delegated grant (RBAC: ${why})`],
+        obligations: [],
+      };
     }
   }
   if (allowed) return { outcome: 'Permit', permitted: true, rule: 'AnyAllow', denialReasons, obligations };

@@ -12,21 +12,32 @@ describe('FeatureEvaluator', () => {
     expect(FEATURE_BY_MODULE).toEqual({ tickets: 'tickets', chat: 'chat', workflow: 'workflow', reporting: 'reporting', mcp: 'mcp.access' });
   });
 
-  it.each(Object.entries(FEATURE_BY_MODULE))('module %s: enabled %s → Neutral FeatureEnabled (a gate, not a grant), disabled → Deny', async (module, featureCode) => {
-    const facts = new InMemoryPolicyFacts();
-    const feature = new FeatureEvaluator(facts);
-    facts.setFeatureDefault(featureCode, true);
-    expect((await feature.evaluate(forModule(module))).result).toEqual({ evaluator: 'Feature', verdict: 'Neutral', reason: `FeatureEnabled: feature ${featureCode} enabled` });
-    facts.setFeatureDefault(featureCode, false);
-    expect((await feature.evaluate(forModule(module))).result).toEqual({ evaluator: 'Feature', verdict: 'Deny', reason: `feature ${featureCode} disabled` });
-  });
+  it.each(Object.entries(FEATURE_BY_MODULE))(
+    'module %s: enabled %s → Neutral FeatureEnabled (a gate, not a grant), disabled → Deny',
+    async (module, featureCode) => {
+      const facts = new InMemoryPolicyFacts();
+      const feature = new FeatureEvaluator(facts);
+      facts.setFeatureDefault(featureCode, true);
+      expect((await feature.evaluate(forModule(module))).result).toEqual({
+        evaluator: 'Feature',
+        verdict: 'Neutral',
+        reason: `FeatureEnabled: feature ${featureCode} enabled`,
+      });
+      facts.setFeatureDefault(featureCode, false);
+      expect((await feature.evaluate(forModule(module))).result).toEqual({ evaluator: 'Feature', verdict: 'Deny', reason: `feature ${featureCode} disabled` });
+    },
+  );
 
   it('answers Allow for an enabled feature under the spec-literal setting, with the same reason', async () => {
     const facts = new InMemoryPolicyFacts();
     facts.setFeatureDefault('tickets', true);
     facts.setFeatureDefault('chat', false);
     const literal = new FeatureEvaluator(facts, 'allow');
-    expect((await literal.evaluate(forModule('tickets'))).result).toEqual({ evaluator: 'Feature', verdict: 'Allow', reason: 'FeatureEnabled: feature tickets enabled' });
+    expect((await literal.evaluate(forModule('tickets'))).result).toEqual({
+      evaluator: 'Feature',
+      verdict: 'Allow',
+      reason: 'FeatureEnabled: feature tickets enabled',
+    });
     expect((await literal.evaluate(forModule('chat'))).result.verdict).toBe('Deny');
     expect((await literal.evaluate(forModule('cases'))).result.verdict).toBe('Neutral');
   });

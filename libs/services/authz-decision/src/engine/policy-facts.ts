@@ -90,7 +90,10 @@ export interface ResourceRelation {
 
 /** What `InMemoryPolicyFacts` throws for a simulated failure; real adapters throw their own errors. */
 export class PolicyStoreUnavailableError extends Error {
-  constructor(readonly store: PolicyStoreName, message = `The ${store} store is unavailable.`) {
+  constructor(
+    readonly store: PolicyStoreName,
+    message = `The ${store} store is unavailable.`,
+  ) {
     super(message);
     this.name = 'PolicyStoreUnavailableError';
   }

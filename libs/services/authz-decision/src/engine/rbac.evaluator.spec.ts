@@ -135,9 +135,7 @@ describe('RbacEvaluator', () => {
       delegation(facts);
       const outcome = await rbac.evaluate(contextOf(request(delegated('alice', 'bob'), AuthorizationAction.View)));
       expect(outcome.result.verdict).toBe('Allow');
-      expect(outcome.result.reason).toBe(
-        `permission ${VIEW} via delegated grant dg-1 (actor bob, expires ${grantExpiry.toISOString()}) over role auditor`,
-      );
+      expect(outcome.result.reason).toBe(`permission ${VIEW} via delegated grant dg-1 (actor bob, expires ${grantExpiry.toISOString()}) over role auditor`);
       expect(outcome.grantExpiries).toEqual([grantExpiry]);
       expect(outcome.scope).toEqual([{ source: 'role', roleName: 'auditor', setting: 'tenant', officeIds: [] }]);
     });

@@ -3,9 +3,7 @@ import { DecisionEvaluator, describeStoreError, EvaluationContext, EvaluatorOutc
 import { DelegatedGrant, PolicyFactsReader, RoleBinding, SubjectPermissions, TemporaryGrant } from './policy-facts';
 
 /** How RBAC judged one caller against one code; shared by the evaluator and DataScope resolution. */
-export type RbacFinding =
-  | { allowed: true; reason: string; scope: ScopeEvidence[]; grantExpiries: Date[] }
-  | { allowed: false; reason: string };
+export type RbacFinding = { allowed: true; reason: string; scope: ScopeEvidence[]; grantExpiries: Date[] } | { allowed: false; reason: string };
 
 /** A grant counts while `now < expiresAt`; an invalid date never counts. */
 export function isGrantActive(grant: { expiresAt: Date }, now: Date): boolean {
@@ -18,9 +16,7 @@ function longestActive<T extends { grantId: string; expiresAt: Date }>(grants: r
   for (const grant of grants) {
     if (!isGrantActive(grant, now)) continue;
     const better =
-      !best ||
-      grant.expiresAt.getTime() > best.expiresAt.getTime() ||
-      (grant.expiresAt.getTime() === best.expiresAt.getTime() && grant.grantId < best.grantId);
+      !best || grant.expiresAt.getTime() > best.expiresAt.getTime() || (grant.expiresAt.getTime() === best.expiresAt.getTime() && grant.grantId < best.grantId);
     if (better) best = grant;
   }
   return best;
@@ -125,7 +121,11 @@ export class RbacEvaluator implements DecisionEvaluator {
     if (caller.tenantId !== PLATFORM_TENANT && isPlatformPermission(permissionCode)) {
       inputs['platformTenant'] = PLATFORM_TENANT;
       return {
-        result: { evaluator: this.name, verdict: 'Deny', reason: `PlatformPermissionOutsidePlatformTenant: ${permissionCode} is platform-level; tenant ${caller.tenantId} is not the platform tenant` },
+        result: {
+          evaluator: this.name,
+          verdict: 'Deny',
+          reason: `PlatformPermissionOutsidePlatformTenant: ${permissionCode} is platform-level; tenant ${caller.tenantId} is not the platform tenant`,
+        },
         inputs,
       };
     }
@@ -158,7 +158,13 @@ export class RbacEvaluator implements DecisionEvaluator {
   }
 
   /** The subject's bindings and grants as `explain` shows them. */
-  private describeFacts(inputs: Record<string, unknown>, caller: TrustedCaller, permissions: SubjectPermissions, permissionCode: PermissionCode, now: Date): void {
+  private describeFacts(
+    inputs: Record<string, unknown>,
+    caller: TrustedCaller,
+    permissions: SubjectPermissions,
+    permissionCode: PermissionCode,
+    now: Date,
+  ): void {
     inputs['roles'] = permissions.roles.map((role) => ({
       roleName: role.roleName,
       dataScope: role.dataScope,

@@ -48,7 +48,9 @@ describe('RebacEvaluator', () => {
 
   it('is Neutral for an unsupported resource type, without reading relations', async () => {
     const { facts, rebac } = withRelation('owner', 'invoice', 'i1');
-    const outcome = await rebac.evaluate(contextOf(request(user('alice'), AuthorizationAction.View, { module: 'billing', resourceType: 'invoice', resourceId: 'i1' })));
+    const outcome = await rebac.evaluate(
+      contextOf(request(user('alice'), AuthorizationAction.View, { module: 'billing', resourceType: 'invoice', resourceId: 'i1' })),
+    );
     expect(outcome.result).toEqual({ evaluator: 'ReBAC', verdict: 'Neutral', reason: 'resource type invoice has no relations' });
     expect(facts.readCount('relations')).toBe(0);
   });

@@ -33,12 +33,8 @@ export class CreateDecisionAudit1763700000100 implements MigrationInterface {
         "failure" text
       )`);
     await q.query(`CREATE INDEX "IX_decision_audit_tenant_decided_at" ON "authz_audit"."decision_audit" ("tenant_id", "decided_at" DESC)`);
-    await q.query(
-      `CREATE INDEX "IX_decision_audit_tenant_subject_decided_at" ON "authz_audit"."decision_audit" ("tenant_id", "subject", "decided_at" DESC)`,
-    );
-    await q.query(
-      `CREATE INDEX "IX_decision_audit_tenant_outcome_decided_at" ON "authz_audit"."decision_audit" ("tenant_id", "outcome", "decided_at" DESC)`,
-    );
+    await q.query(`CREATE INDEX "IX_decision_audit_tenant_subject_decided_at" ON "authz_audit"."decision_audit" ("tenant_id", "subject", "decided_at" DESC)`);
+    await q.query(`CREATE INDEX "IX_decision_audit_tenant_outcome_decided_at" ON "authz_audit"."decision_audit" ("tenant_id", "outcome", "decided_at" DESC)`);
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -126,17 +126,18 @@ export class SqlPolicyFactsReader implements PolicyFactsReader {
     if (!row) throw new Error('The permissions-of-subject query returned no row');
     return {
       roles: row.roles.map((r): RoleBinding => ({ roleName: r.roleName, dataScope: r.dataScope, permissions: r.permissions })),
-      temporaryGrants: row.temporaryGrants.map(
-        (g): TemporaryGrant => ({
-          grantId: g.grantId,
-          permissions: g.permissions,
-          expiresAt: new Date(Number(g.expiresAtMs)),
-          ...(g.dataScope !== null ? { dataScope: g.dataScope } : {}),
-        }),
-      ),
-      delegatedGrants: row.delegatedGrants.map(
-        (g): DelegatedGrant => ({ grantId: g.grantId, actor: g.actor, permissions: g.permissions, expiresAt: new Date(Number(g.expiresAtMs)) }),
-      ),
+      temporaryGrants: row.temporaryGrants.map((g): TemporaryGrant => ({
+        grantId: g.grantId,
+        permissions: g.permissions,
+        expiresAt: new Date(Number(g.expiresAtMs)),
+        ...(g.dataScope !== null ? { dataScope: g.dataScope } : {}),
+      })),
+      delegatedGrants: row.delegatedGrants.map((g): DelegatedGrant => ({
+        grantId: g.grantId,
+        actor: g.actor,
+        permissions: g.permissions,
+        expiresAt: new Date(Number(g.expiresAtMs)),
+      })),
       officeIds: row.officeIds,
     };
   }

@@ -42,7 +42,10 @@ describe('OverlayPolicyFacts', () => {
   });
 
   it('binds a role with its stored definition and unbinds another, for that subject only', async () => {
-    const facts = overlayOn(stored(), { addRoleBindings: [{ subject: 'ann', roleName: 'admin' }], removeRoleBindings: [{ subject: 'ann', roleName: 'clerk' }] });
+    const facts = overlayOn(stored(), {
+      addRoleBindings: [{ subject: 'ann', roleName: 'admin' }],
+      removeRoleBindings: [{ subject: 'ann', roleName: 'clerk' }],
+    });
     const ann = await facts.permissionsOfSubject(T, 'ann');
     expect(ann.roles).toEqual([{ roleName: 'admin', dataScope: 'tenant', permissions: ['cases.case.update', 'cases.case.view'] }]);
     expect(ann.officeIds).toEqual(['o1']);
@@ -58,7 +61,10 @@ describe('OverlayPolicyFacts', () => {
     const facts = overlayOn(stored(), {
       addRoleBindings: [{ subject: 'bob', roleName: 'clerk' }],
       addRolePermissions: [{ roleName: 'clerk', permissionCode: 'cases.case.delete' }],
-      removeRolePermissions: [{ roleName: 'clerk', permissionCode: 'cases.case.view' }, { roleName: 'admin', permissionCode: 'cases.case.update' }],
+      removeRolePermissions: [
+        { roleName: 'clerk', permissionCode: 'cases.case.view' },
+        { roleName: 'admin', permissionCode: 'cases.case.update' },
+      ],
     });
     expect((await facts.permissionsOfSubject(T, 'ann')).roles[0]!.permissions).toEqual(['cases.case.delete']);
     expect((await facts.permissionsOfSubject(T, 'bob')).roles[0]!.permissions).toEqual(['cases.case.delete']);
@@ -85,14 +91,22 @@ describe('OverlayPolicyFacts', () => {
   });
 
   it('overrides defined features only: an undefined feature stays undefined', async () => {
-    const facts = overlayOn(stored(), { features: [{ code: 'tickets', enabled: false }, { code: 'ghost', enabled: true }] });
+    const facts = overlayOn(stored(), {
+      features: [
+        { code: 'tickets', enabled: false },
+        { code: 'ghost', enabled: true },
+      ],
+    });
     await expect(facts.featureEnabled(T, 'tickets')).resolves.toBe(false);
     await expect(facts.featureEnabled(T, 'ghost')).resolves.toBeUndefined();
   });
 
   it('never changes the facts it wraps', async () => {
     const base = stored();
-    const facts = overlayOn(base, { addRoleBindings: [{ subject: 'bob', roleName: 'admin' }], addRolePermissions: [{ roleName: 'clerk', permissionCode: 'x.y.view' }] });
+    const facts = overlayOn(base, {
+      addRoleBindings: [{ subject: 'bob', roleName: 'admin' }],
+      addRolePermissions: [{ roleName: 'clerk', permissionCode: 'x.y.view' }],
+    });
     await facts.permissionsOfSubject(T, 'bob');
     await facts.permissionsOfSubject(T, 'ann');
     expect((await base.permissionsOfSubject(T, 'bob')).roles).toEqual([]);
@@ -116,11 +130,13 @@ describe('OverlayPolicyFacts', () => {
     const base = stored();
     base.failStore('abacRules');
     const facts = overlayOn(base, { addRoleBindings: [{ subject: 'bob', roleName: 'admin' }] });
-    const result = await new DecisionEngine({ facts }).decide(validateDecisionRequest({
-      caller: { kind: 'user', subject: 'bob', tenantId: T, scopes: [], claimsDigest: 'x' },
-      resource: { module: 'cases', resourceType: 'case' },
-      action: 'View',
-    }));
+    const result = await new DecisionEngine({ facts }).decide(
+      validateDecisionRequest({
+        caller: { kind: 'user', subject: 'bob', tenantId: T, scopes: [], claimsDigest: 'x' },
+        resource: { module: 'cases', resourceType: 'case' },
+        action: 'View',
+      }),
+    );
     expect(result.outcome).toBe('Deny');
   });
 });

@@ -35,7 +35,11 @@ describe('validatePolicyOverlay', () => {
     ['an overlong code', { addRolePermissions: [{ roleName: 'r', permissionCode: 'c'.repeat(201) }] }, 'overlay.addRolePermissions.0.permissionCode'],
     ['a verdict out of the enumeration', { abacRules: { add: [{ priority: 1, verdict: 0, conditions: [] }] } }, 'overlay.abacRules.add.0.verdict'],
     ['a fractional priority', { abacRules: { add: [{ priority: 1.5, verdict: 1, conditions: [] }] } }, 'overlay.abacRules.add.0.priority'],
-    ['an object as condition value', { abacRules: { add: [{ priority: 1, verdict: 1, conditions: [{ field: 1, operator: 1, value: { a: 1 } }] }] } }, 'overlay.abacRules.add.0.conditions.0.value'],
+    [
+      'an object as condition value',
+      { abacRules: { add: [{ priority: 1, verdict: 1, conditions: [{ field: 1, operator: 1, value: { a: 1 } }] }] } },
+      'overlay.abacRules.add.0.conditions.0.value',
+    ],
     ['an unknown action filter', { abacRules: { add: [{ priority: 1, verdict: 1, conditions: [], actions: ['Fly'] }] } }, 'overlay.abacRules.add.0.actions'],
     ['a rule id that is not a string', { abacRules: { remove: [7] } }, 'overlay.abacRules.remove'],
     ['an extra abacRules key', { abacRules: { replace: [] } }, 'overlay.abacRules.replace'],

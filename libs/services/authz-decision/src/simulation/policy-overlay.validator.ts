@@ -21,7 +21,8 @@ function list(value: unknown, field: string, problems: Problems): Record<string,
 
 function fields(entry: Record<string, unknown>, field: string, spec: Record<string, number>, problems: Problems): void {
   for (const k of Object.keys(entry)) if (!(k in spec)) add(problems, `${field}.${k}`, 'is not a known field');
-  for (const [k, max] of Object.entries(spec)) if (!isText(entry[k], max)) add(problems, `${field}.${k}`, `must be a non-empty string of at most ${max} characters`);
+  for (const [k, max] of Object.entries(spec))
+    if (!isText(entry[k], max)) add(problems, `${field}.${k}`, `must be a non-empty string of at most ${max} characters`);
 }
 
 function strings(value: unknown, field: string, problems: Problems, max = 100): void {
@@ -54,7 +55,8 @@ function checkRule(rule: Record<string, unknown>, field: string, problems: Probl
     });
   }
   const actions = rule['actions'];
-  if (actions !== undefined && !(Array.isArray(actions) && actions.every(isAuthorizationAction))) add(problems, `${field}.actions`, 'must be a list of actions');
+  if (actions !== undefined && !(Array.isArray(actions) && actions.every(isAuthorizationAction)))
+    add(problems, `${field}.actions`, 'must be a list of actions');
   strings(rule['modules'], `${field}.modules`, problems, 64);
   strings(rule['resourceTypes'], `${field}.resourceTypes`, problems, 64);
   strings(rule['obligations'], `${field}.obligations`, problems, 200);

@@ -8,7 +8,9 @@ const T = 't1';
 
 const catalog: SimulationCatalog = {
   roles: async (tenantId, names) =>
-    tenantId === T ? names.filter((n) => n === 'clerk').map((): RoleBinding => ({ roleName: 'clerk', dataScope: 'own', permissions: ['cases.case.view'] })) : [],
+    tenantId === T
+      ? names.filter((n) => n === 'clerk').map((): RoleBinding => ({ roleName: 'clerk', dataScope: 'own', permissions: ['cases.case.view'] }))
+      : [],
   knownPermissions: async (codes) => codes.filter((c) => c.startsWith('cases.')),
   definedFeatures: async (codes) => codes.filter((c) => c === 'tickets'),
   abacRuleIds: async (tenantId, ids) => (tenantId === T ? ids.filter((i) => i === 'r1') : []),
@@ -50,12 +52,18 @@ describe('PolicySimulator', () => {
   });
 
   it("resolves roles in the caller's tenant only", async () => {
-    await expect(simulator().simulate('t2', 'bob', request, { addRoleBindings: [{ subject: 'bob', roleName: 'clerk' }] })).rejects.toBeInstanceOf(ValidationError);
+    await expect(simulator().simulate('t2', 'bob', request, { addRoleBindings: [{ subject: 'bob', roleName: 'clerk' }] })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('refuses a bad subject or request before reading anything', async () => {
-    await expect(simulator().simulate(T, '', request, {})).rejects.toEqual(expect.objectContaining({ errors: expect.objectContaining({ subject: expect.any(Array) }) }));
-    await expect(simulator().simulate(T, 'bob', { resource: { module: 'Bad Module', resourceType: 'case' }, action: 'View' }, {})).rejects.toBeInstanceOf(ValidationError);
+    await expect(simulator().simulate(T, '', request, {})).rejects.toEqual(
+      expect.objectContaining({ errors: expect.objectContaining({ subject: expect.any(Array) }) }),
+    );
+    await expect(simulator().simulate(T, 'bob', { resource: { module: 'Bad Module', resourceType: 'case' }, action: 'View' }, {})).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it.each([
@@ -64,6 +72,8 @@ describe('PolicySimulator', () => {
     [{ from: 'nope' }, 'from'],
     [{ from: '2030-02-01T00:00:00Z', to: '2030-01-01T00:00:00Z' }, 'to'],
   ])('refuses the replay window %j', async (payload, field) => {
-    await expect(simulator().replay(T, { overlay: {}, ...payload })).rejects.toEqual(expect.objectContaining({ errors: expect.objectContaining({ [field]: expect.any(Array) }) }));
+    await expect(simulator().replay(T, { overlay: {}, ...payload })).rejects.toEqual(
+      expect.objectContaining({ errors: expect.objectContaining({ [field]: expect.any(Array) }) }),
+    );
   });
 });

@@ -110,18 +110,25 @@ export class PolicySimulator {
   /** One decision for user `subject` of the caller's tenant, with the overlay applied. */
   async simulate(tenantId: string, subject: unknown, request: unknown, overlay: PolicyOverlay): Promise<SimulatedDecision> {
     const problems: Record<string, string[]> = {};
-    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 255) problems['subject'] = ['must be a non-empty string of at most 255 characters'];
+    if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 255)
+      problems['subject'] = ['must be a non-empty string of at most 255 characters'];
     const r = (typeof request === 'object' && request !== null ? request : {}) as { resource?: Record<string, unknown>; action?: unknown };
     if (typeof request !== 'object' || request === null) problems['request'] = ['must be an object with resource and action'];
     if (Object.keys(problems).length > 0) throw new ValidationError(problems);
     const resolved = await this.resolve(tenantId, overlay);
     const caller: TrustedCaller = { kind: 'user', subject: subject as string, tenantId, scopes: [], claimsDigest: 'simulation' };
-    const engine = new DecisionEngine({ facts: new OverlayPolicyFacts(this.facts(), resolved), clock: this.clock, featureEnabledVerdict: this.featureEnabledVerdict });
-    const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide(validateDecisionRequest({
-      caller,
-      resource: r.resource,
-      action: r.action,
-    }));
+    const engine = new DecisionEngine({
+      facts: new OverlayPolicyFacts(this.facts(), resolved),
+      clock: this.clock,
+      featureEnabledVerdict: this.featureEnabledVerdict,
+    });
+    const { outcome, permitted, evaluations, obligations, dataScope, failure } = await engine.decide(
+      validateDecisionRequest({
+        caller,
+        resource: r.resource,
+        action: r.action,
+      }),
+    );
     return { outcome, permitted, evaluations, obligations, dataScope, ...(failure ? { failure } : {}) };
   }
 
@@ -194,7 +201,9 @@ export class PolicySimulator {
   async resolve(tenantId: string, overlay: PolicyOverlay): Promise<ResolvedOverlay> {
     const problems: Record<string, string[]> = {};
     const roleNames = unique(
-      [overlay.addRoleBindings, overlay.removeRoleBindings, overlay.addRolePermissions, overlay.removeRolePermissions].flatMap((l) => (l ?? []).map((e) => e.roleName)),
+      [overlay.addRoleBindings, overlay.removeRoleBindings, overlay.addRolePermissions, overlay.removeRolePermissions].flatMap((l) =>
+        (l ?? []).map((e) => e.roleName),
+      ),
     );
     const codes = unique([...(overlay.addRolePermissions ?? []), ...(overlay.removeRolePermissions ?? [])].map((p) => p.permissionCode));
     const featureCodes = unique((overlay.features ?? []).map((f) => f.code));
@@ -206,7 +215,10 @@ export class PolicySimulator {
       ruleIds.length ? this.catalog.abacRuleIds(tenantId, ruleIds) : [],
     ]);
     const missing = (wanted: string[], found: string[]) => wanted.filter((w) => !found.includes(w));
-    const unknownRoles = missing(roleNames, roles.map((r) => r.roleName));
+    const unknownRoles = missing(
+      roleNames,
+      roles.map((r) => r.roleName),
+    );
     if (unknownRoles.length) problems['overlay.roleName'] = [`unknown role(s) in this tenant: ${unknownRoles.join(', ')}`];
     const unknownCodes = missing(codes, knownCodes);
     if (unknownCodes.length) problems['overlay.permissionCode'] = [`not in the permission catalog: ${unknownCodes.join(', ')}`];
@@ -216,19 +228,17 @@ export class PolicySimulator {
     if (unknownRules.length) problems['overlay.abacRules.remove'] = [`unknown ABAC rule(s) in this tenant: ${unknownRules.join(', ')}`];
     if (Object.keys(problems).length > 0) throw new ValidationError(problems);
 
-    const addedAbacRules = (overlay.abacRules?.add ?? []).map(
-      (rule, i): AbacRule => ({
-        id: rule.id ?? `simulated-${i + 1}`,
-        ...(rule.name ? { name: rule.name } : {}),
-        priority: rule.priority,
-        verdict: rule.verdict as AbacVerdict,
-        conditions: rule.conditions as AbacCondition[],
-        ...(rule.actions?.length ? { actions: rule.actions } : {}),
-        ...(rule.modules?.length ? { modules: rule.modules } : {}),
-        ...(rule.resourceTypes?.length ? { resourceTypes: rule.resourceTypes } : {}),
-        ...(rule.obligations?.length ? { obligations: rule.obligations } : {}),
-      }),
-    );
+    const addedAbacRules = (overlay.abacRules?.add ?? []).map((rule, i): AbacRule => ({
+      id: rule.id ?? `simulated-${i + 1}`,
+      ...(rule.name ? { name: rule.name } : {}),
+      priority: rule.priority,
+      verdict: rule.verdict as AbacVerdict,
+      conditions: rule.conditions as AbacCondition[],
+      ...(rule.actions?.length ? { actions: rule.actions } : {}),
+      ...(rule.modules?.length ? { modules: rule.modules } : {}),
+      ...(rule.resourceTypes?.length ? { resourceTypes: rule.resourceTypes } : {}),
+      ...(rule.obligations?.length ? { obligations: rule.obligations } : {}),
+    }));
     return { tenantId, overlay, roles: new Map(roles.map((r) => [r.roleName, r])), addedAbacRules };
   }
 }

@@ -18,7 +18,9 @@ import { SqlSimulationCatalog } from './sql-simulation-catalog';
       inject: [DataSource, authzDecisionConfig.token],
       // The same feature setting as real decisions: a simulation must answer what the service would.
       useFactory: (ds: DataSource, config: AuthzDecisionConfig) =>
-        new PolicySimulator(ds, () => new SqlPolicyFactsReader(ds), new SqlSimulationCatalog(ds), { featureEnabledVerdict: config.AUTHZ_FEATURE_ENABLED_VERDICT }),
+        new PolicySimulator(ds, () => new SqlPolicyFactsReader(ds), new SqlSimulationCatalog(ds), {
+          featureEnabledVerdict: config.AUTHZ_FEATURE_ENABLED_VERDICT,
+        }),
     },
   ],
 })

@@ -102,7 +102,8 @@ function assertResult(result: DecisionEngineResult, expected: ConformanceExpecta
   }
   const denials = result.evaluations.filter((e) => e.verdict === 'Deny').map((e) => e.evaluator);
   if (expected.denials) expect(orderMatters ? denials : [...denials].sort()).toEqual(orderMatters ? expected.denials : [...expected.denials].sort());
-  if (expected.obligations) expect(orderMatters ? result.obligations : [...result.obligations].sort()).toEqual(orderMatters ? expected.obligations : [...expected.obligations].sort());
+  if (expected.obligations)
+    expect(orderMatters ? result.obligations : [...result.obligations].sort()).toEqual(orderMatters ? expected.obligations : [...expected.obligations].sort());
   if (expected.dataScope) expect(result.dataScope).toEqual(expected.dataScope);
   if (expected.validUntil !== undefined) expect(result.validUntil ?? null).toBe(expected.validUntil);
   if (expected.failure !== undefined) expect(result.failure ?? null).toBe(expected.failure);
@@ -151,7 +152,8 @@ describe('conformance corpus', () => {
       f.cases.filter((c) => [c.expect, ...(c.sequence ?? []).map((s) => ('expect' in s ? s.expect : undefined))].some((e) => e?.specLiteral)),
     );
     expect(marked.length).toBeGreaterThan(0);
-    for (const c of marked) expect({ name: c.name, covers: c.covers }).toEqual({ name: c.name, covers: expect.arrayContaining(['feature.allow.enabled.spec-literal']) });
+    for (const c of marked)
+      expect({ name: c.name, covers: c.covers }).toEqual({ name: c.name, covers: expect.arrayContaining(['feature.allow.enabled.spec-literal']) });
   });
 
   it('covers every required tag and uses no unknown tag', () => {

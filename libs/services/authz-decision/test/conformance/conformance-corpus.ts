@@ -73,10 +73,7 @@ export interface ConformanceExpectation {
   specLiteral?: Omit<ConformanceExpectation, 'specLiteral' | 'error' | 'errorFields'>;
 }
 
-export type ConformanceStep =
-  | { change: PolicyFactsChange }
-  | { clock: string }
-  | { decide: ConformanceRequest; expect: ConformanceExpectation };
+export type ConformanceStep = { change: PolicyFactsChange } | { clock: string } | { decide: ConformanceRequest; expect: ConformanceExpectation };
 
 const FILE_KEYS = ['description', 'tenantId', 'now', 'facts', 'cases'];
 const CASE_KEYS = ['name', 'covers', 'now', 'facts', 'failStores', 'evaluatorOrder', 'request', 'expect', 'sequence'];
@@ -92,7 +89,12 @@ function checkExpectation(expectation: ConformanceExpectation | undefined, where
   if (!expectation || typeof expectation !== 'object') throw new Error(`${where}: expect is required`);
   assertKeys(expectation, EXPECT_KEYS, `${where}.expect`);
   if (!expectation.error && !expectation.outcome) throw new Error(`${where}: expect needs an outcome or an error`);
-  if (expectation.specLiteral) assertKeys(expectation.specLiteral, EXPECT_KEYS.filter((k) => !['error', 'errorFields', 'specLiteral'].includes(k)), `${where}.expect.specLiteral`);
+  if (expectation.specLiteral)
+    assertKeys(
+      expectation.specLiteral,
+      EXPECT_KEYS.filter((k) => !['error', 'errorFields', 'specLiteral'].includes(k)),
+      `${where}.expect.specLiteral`,
+    );
 }
 
 /** The expectation of one run: under `allow`, the case's `specLiteral` differences merged over it. */

@@ -46,7 +46,8 @@ export function abacValueProblem(
   const problem = abacConditionProblem({ field, operator, value: value as AbacValue }, 'value');
   if (problem) {
     if (ABAC_LIST_OPERATORS.has(operator)) return `value must be an array of ${type} values for field ${fieldName} and operator ${operatorName}`;
-    if (type !== 'number' && !['Equals', 'NotEquals'].includes(operatorName)) return `operator ${operatorName} compares numbers; field ${fieldName} is a ${type}`;
+    if (type !== 'number' && !['Equals', 'NotEquals'].includes(operatorName))
+      return `operator ${operatorName} compares numbers; field ${fieldName} is a ${type}`;
     return `value must be a ${type} for field ${fieldName}`;
   }
   const items = Array.isArray(value) ? value : [value];

@@ -11,7 +11,14 @@ export function catalogToSeed(declared: readonly DeclaredPermission[]): CatalogP
   const byCode = new Map(PERMISSION_CATALOG.map((p) => [p.code, p]));
   for (const d of declared) {
     if (!byCode.has(d.code)) {
-      byCode.set(d.code, { code: d.code, module: d.module, resource: d.resource, action: d.action, description: `Declared by ${d.declaredBy.join(', ')}`, level: 'tenant' });
+      byCode.set(d.code, {
+        code: d.code,
+        module: d.module,
+        resource: d.resource,
+        action: d.action,
+        description: `Declared by ${d.declaredBy.join(', ')}`,
+        level: 'tenant',
+      });
     }
   }
   return [...byCode.values()].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));

@@ -8,12 +8,9 @@ import { DomainError, isPlatformPermission, PLATFORM_TENANT } from '@lp/contract
  */
 export class PermissionPlatformOnlyError extends DomainError {
   constructor(readonly codes: string[]) {
-    super(
-      'Authorization.PermissionPlatformOnly',
-      422,
-      `Platform-level permissions can be granted only in the platform tenant: ${codes.join(', ')}.`,
-      { permissionCodes: codes.map((c) => `${c} is platform-level; only roles of tenant "${PLATFORM_TENANT}" may hold it`) },
-    );
+    super('Authorization.PermissionPlatformOnly', 422, `Platform-level permissions can be granted only in the platform tenant: ${codes.join(', ')}.`, {
+      permissionCodes: codes.map((c) => `${c} is platform-level; only roles of tenant "${PLATFORM_TENANT}" may hold it`),
+    });
   }
 }
 

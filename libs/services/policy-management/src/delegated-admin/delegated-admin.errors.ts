@@ -3,12 +3,9 @@ import { DomainError } from '@lp/contracts';
 /** A delegation may only pass on codes the delegator holds itself right now. */
 export class DelegationExceedsDelegatorError extends DomainError {
   constructor(readonly codes: string[]) {
-    super(
-      'Authorization.DelegationExceedsDelegator',
-      422,
-      `The delegator does not hold: ${codes.join(', ')}.`,
-      { permissionCodes: codes.map((c) => `not held by the delegator: ${c}`) },
-    );
+    super('Authorization.DelegationExceedsDelegator', 422, `The delegator does not hold: ${codes.join(', ')}.`, {
+      permissionCodes: codes.map((c) => `not held by the delegator: ${c}`),
+    });
   }
 }
 

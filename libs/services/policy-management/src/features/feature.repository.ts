@@ -12,10 +12,7 @@ export class FeatureRepository {
 
   /** Every definition (global) with the tenant's overrides only. */
   async listFor(tenantId: string): Promise<{ definitions: FeatureDefinitionEntity[]; overrides: Map<string, FeatureOverrideEntity> }> {
-    const [definitions, overrides] = await Promise.all([
-      this.definitions.find({ order: { code: 'ASC' } }),
-      this.overrides.find({ where: { tenantId } }),
-    ]);
+    const [definitions, overrides] = await Promise.all([this.definitions.find({ order: { code: 'ASC' } }), this.overrides.find({ where: { tenantId } })]);
     return { definitions, overrides: new Map(overrides.map((o) => [o.featureCode, o])) };
   }
 

@@ -14,9 +14,7 @@ export class PolicyChangeLogRepository {
    * tenant's decisions), newest first; ties (one transaction, one instant) by id for stable pages.
    */
   list(tenantId: string, query: PolicyChangeQuery): Promise<[PolicyChangeLogEntity[], number]> {
-    const q = this.log
-      .createQueryBuilder('c')
-      .where(new Brackets((w) => w.where('c.tenantId = :tenantId', { tenantId }).orWhere('c.tenantId IS NULL')));
+    const q = this.log.createQueryBuilder('c').where(new Brackets((w) => w.where('c.tenantId = :tenantId', { tenantId }).orWhere('c.tenantId IS NULL')));
     if (query.change !== undefined) q.andWhere('c.change = :change', { change: query.change });
     if (query.actor !== undefined) q.andWhere('c.actor = :actor', { actor: query.actor });
     if (query.targetType !== undefined) q.andWhere('c.targetType = :targetType', { targetType: query.targetType });

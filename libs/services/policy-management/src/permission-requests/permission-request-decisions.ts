@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  EventTypes,
-  NotFoundError,
-  PermissionRequestChangedPayload,
-  TemporaryGrantChangedPayload,
-  TrustedCaller,
-} from '@lp/contracts';
+import { EventTypes, NotFoundError, PermissionRequestChangedPayload, TemporaryGrantChangedPayload, TrustedCaller } from '@lp/contracts';
 import { PermissionRequestEntity } from '../policy-store/entities/permission-request.entity';
 import { TemporaryGrantEntity } from '../policy-store/entities/temporary-grant.entity';
 import { PolicyChanges, PolicyChangeTransaction } from '../policy-change/policy-changes';
@@ -77,7 +71,11 @@ export class PermissionRequestDecisions {
       const decidedBy = caller.actor ?? caller.subject;
       const decidedAt = new Date();
       Object.assign(request, { status: 'rejected', decidedBy, decidedAt, decisionNote: note });
-      await tx.manager.update(PermissionRequestEntity, { id: request.id, tenantId: request.tenantId }, { status: 'rejected', decidedBy, decidedAt, decisionNote: note });
+      await tx.manager.update(
+        PermissionRequestEntity,
+        { id: request.id, tenantId: request.tenantId },
+        { status: 'rejected', decidedBy, decidedAt, decisionNote: note },
+      );
       const after = entityResponse(request, null);
       await this.recordRequest(tx, request, 'permission-request.rejected', before, after);
       return after;
@@ -114,7 +112,8 @@ export class PermissionRequestDecisions {
     const request = await this.repository.lockedInTenant(tx.manager, caller.tenantId, id);
     if (!request) throw new NotFoundError(`Permission request ${id}`);
     if (decider.kind === 'route' && request.workflowInstanceId) throw new RequestDecidedByWorkflowError(id, request.workflowInstanceId);
-    if (decider.kind === 'workflow' && request.workflowInstanceId !== decider.instanceId) throw new NotFoundError(`Permission request ${id} of workflow instance ${decider.instanceId}`);
+    if (decider.kind === 'workflow' && request.workflowInstanceId !== decider.instanceId)
+      throw new NotFoundError(`Permission request ${id} of workflow instance ${decider.instanceId}`);
     return request;
   }
 
@@ -140,7 +139,14 @@ export class PermissionRequestDecisions {
       expiresAt: expiresAt.toISOString(),
       change,
     };
-    const grant = { grantId, subject: request.subject, permissionCodes: request.permissionCodes, expiresAt: payload.expiresAt, source: PERMISSION_REQUEST_GRANT_SOURCE, sourceId: request.id };
+    const grant = {
+      grantId,
+      subject: request.subject,
+      permissionCodes: request.permissionCodes,
+      expiresAt: payload.expiresAt,
+      source: PERMISSION_REQUEST_GRANT_SOURCE,
+      sourceId: request.id,
+    };
     return tx.record({
       change: `temporary-grant.${change}`,
       tenantId: request.tenantId,

@@ -8,7 +8,11 @@ export class RequestNotPendingError extends DomainError {
 
 export class RequestNotRevocableError extends DomainError {
   constructor(id: string, status: string) {
-    super('Authorization.RequestNotRevocable', 409, `Permission request ${id} is ${status}; only an approved request whose grant is still running can be revoked.`);
+    super(
+      'Authorization.RequestNotRevocable',
+      409,
+      `Permission request ${id} is ${status}; only an approved request whose grant is still running can be revoked.`,
+    );
   }
 }
 

@@ -67,12 +67,18 @@ export class PermissionRequestsRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** The tenant's requests (of one subject when given), newest first, filtered on the effective status. */
-  async list(tenantId: string, subject: string | null, status: PermissionRequestStatus | null, page: PageQuery): Promise<[PermissionRequestResponse[], number]> {
+  async list(
+    tenantId: string,
+    subject: string | null,
+    status: PermissionRequestStatus | null,
+    page: PageQuery,
+  ): Promise<[PermissionRequestResponse[], number]> {
     const params = [tenantId, subject, status];
-    const rows: RequestRow[] = await this.dataSource.query(
-      `${SELECT} ${FROM} ORDER BY r."created_at" DESC, r."id" LIMIT $4 OFFSET $5`,
-      [...params, page.pageSize, page.pageIndex * page.pageSize],
-    );
+    const rows: RequestRow[] = await this.dataSource.query(`${SELECT} ${FROM} ORDER BY r."created_at" DESC, r."id" LIMIT $4 OFFSET $5`, [
+      ...params,
+      page.pageSize,
+      page.pageIndex * page.pageSize,
+    ]);
     const [{ total }] = await this.dataSource.query(`SELECT count(*)::int AS "total" ${FROM}`, params);
     const now = new Date();
     return [rows.map((row) => requestResponse(row, now)), total];

@@ -15,7 +15,11 @@ export class PermissionSimulationService {
   constructor(private readonly rpc: RpcClient) {}
 
   evaluate(caller: TrustedCaller, body: EvaluateSimulationDto): Promise<SimulatedDecision> {
-    const payload: SimulateRequest = { subject: body.subject, request: { resource: { ...body.request.resource }, action: body.request.action }, overlay: body.overlay ?? {} };
+    const payload: SimulateRequest = {
+      subject: body.subject,
+      request: { resource: { ...body.request.resource }, action: body.request.action },
+      overlay: body.overlay ?? {},
+    };
     return this.rpc.call(AuthzRpc.simulate, { caller, payload: plain(payload) });
   }
 

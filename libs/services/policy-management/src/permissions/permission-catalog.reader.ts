@@ -8,8 +8,6 @@ export class PermissionCatalogReader {
   constructor(private readonly dataSource: DataSource) {}
 
   rows(): Promise<CatalogRow[]> {
-    return this.dataSource.query(
-      `SELECT id, code, module, resource, action, description FROM authz.permission ORDER BY module, resource, action`,
-    );
+    return this.dataSource.query(`SELECT id, code, module, resource, action, description FROM authz.permission ORDER BY module, resource, action`);
   }
 }

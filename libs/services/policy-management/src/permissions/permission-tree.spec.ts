@@ -10,7 +10,12 @@ const row = (module: string, resource: string, action: string): CatalogRow => ({
 });
 
 describe('buildPermissionTree', () => {
-  const rows = [row('tickets', 'ticket', 'View'), row('authorization', 'role', 'View'), row('authorization', 'role', 'Create'), row('authorization', 'abac-rule', 'View')];
+  const rows = [
+    row('tickets', 'ticket', 'View'),
+    row('authorization', 'role', 'View'),
+    row('authorization', 'role', 'Create'),
+    row('authorization', 'abac-rule', 'View'),
+  ];
 
   it('groups module → resource → action, each level sorted', () => {
     const tree = buildPermissionTree(rows);
@@ -28,7 +33,9 @@ describe('buildPermissionTree', () => {
       modules: [
         {
           module: 'authorization',
-          resources: [{ resource: 'role', actions: [{ action: 'View', permissionId: 'authorization-role-View', code: 'authorization.role.view', description: null }] }],
+          resources: [
+            { resource: 'role', actions: [{ action: 'View', permissionId: 'authorization-role-View', code: 'authorization.role.view', description: null }] },
+          ],
         },
       ],
     });

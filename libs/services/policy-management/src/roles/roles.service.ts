@@ -67,10 +67,11 @@ export class RolesService {
         // Role shares name the role (spec §2: the name is the relation key) without a foreign key
         // (a relation's subject is a user or a role): they follow the rename here.
         if (next.name !== current.name) {
-          await tx.manager.query(
-            `UPDATE authz.resource_relation SET subject = $3 WHERE tenant_id = $1 AND subject_kind = 'role' AND subject = $2`,
-            [tenantId, current.name, next.name],
-          );
+          await tx.manager.query(`UPDATE authz.resource_relation SET subject = $3 WHERE tenant_id = $1 AND subject_kind = 'role' AND subject = $2`, [
+            tenantId,
+            current.name,
+            next.name,
+          ]);
         }
         const updated = await tx.manager.findOneByOrFail(RoleEntity, { id: current.id, tenantId });
         const before = RoleResponse.of(current);

@@ -26,10 +26,10 @@ export class UserRolesService {
   async list(tenantId: string, userId: string, page: PageQuery): Promise<Page<RoleResponse>> {
     const subject = requireUserId(userId);
     const { skip, take } = pageWindow(page);
-    const ids: Array<{ role_id: string }> = await this.roles.query(
-      `SELECT ur.role_id FROM authz.user_role ur WHERE ur.tenant_id = $1 AND ur.subject = $2`,
-      [tenantId, subject],
-    );
+    const ids: Array<{ role_id: string }> = await this.roles.query(`SELECT ur.role_id FROM authz.user_role ur WHERE ur.tenant_id = $1 AND ur.subject = $2`, [
+      tenantId,
+      subject,
+    ]);
     const [rows, total] = await this.roles.findAndCount({
       where: { tenantId, id: In(ids.map((r) => r.role_id)) },
       order: { name: 'ASC' },

@@ -22,9 +22,7 @@ import { PolicyChanges } from '../policy-change';
  */
 @Injectable()
 export class TenantBootstrapService {
-  constructor(
-    private readonly changes: PolicyChanges,
-  ) {}
+  constructor(private readonly changes: PolicyChanges) {}
 
   async bootstrap(caller: TrustedCaller, request: TenantBootstrapRequest): Promise<TenantBootstrapResult> {
     const { tenantId, adminSubject } = request;
@@ -37,7 +35,8 @@ export class TenantBootstrapService {
          ON CONFLICT (tenant_id, name) DO NOTHING RETURNING id, name`,
         [tenantId, TENANT_ADMIN_ROLE],
       );
-      const [role] = inserted.length > 0 ? inserted : await m.query(`SELECT id, name FROM authz.role WHERE tenant_id = $1 AND name = $2`, [tenantId, TENANT_ADMIN_ROLE]);
+      const [role] =
+        inserted.length > 0 ? inserted : await m.query(`SELECT id, name FROM authz.role WHERE tenant_id = $1 AND name = $2`, [tenantId, TENANT_ADMIN_ROLE]);
       if (inserted.length > 0) {
         const payload: RoleChangedPayload = { tenantId, roleId: role.id, roleName: role.name, change: 'created' };
         const record = { type: EventTypes.authorization.roleCreated, payload };
@@ -83,7 +82,14 @@ export class TenantBootstrapService {
         const payload: UserRoleChangedPayload = { tenantId, subject: adminSubject, roleId: role.id, roleName: role.name };
         const record = { type: EventTypes.authorization.userRoleAssigned, payload };
         events.push(record);
-        await tx.record({ change: 'user-role.assigned', tenantId, targetType: 'user', targetId: adminSubject, after: { roleId: role.id, roleName: role.name }, events: [record] });
+        await tx.record({
+          change: 'user-role.assigned',
+          tenantId,
+          targetType: 'user',
+          targetId: adminSubject,
+          after: { roleId: role.id, roleName: role.name },
+          events: [record],
+        });
       }
       return {
         tenantId,

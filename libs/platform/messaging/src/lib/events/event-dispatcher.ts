@@ -53,10 +53,7 @@ export class EventDispatcher {
     this.stopping.abort();
     if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      Promise.allSettled([...this.inFlight]),
-      new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs))),
-    ]);
+    await Promise.race([Promise.allSettled([...this.inFlight]), new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
     clearTimeout(timer);
   }
 

@@ -42,10 +42,7 @@ const CHANNEL_CLOSE_TIMEOUT_MS = 1_000;
  */
 async function closeChannel(channel: ChannelWrapper): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    channel.close().catch(() => undefined),
-    new Promise<void>((resolve) => (timer = setTimeout(resolve, CHANNEL_CLOSE_TIMEOUT_MS))),
-  ]);
+  await Promise.race([channel.close().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, CHANNEL_CLOSE_TIMEOUT_MS)))]);
   clearTimeout(timer);
 }
 
@@ -188,10 +185,7 @@ export class RabbitMqEventBus extends EventBus {
   private createGroup(options: SubscribeOptions): ConsumerGroup {
     const { consumer, mode } = options;
     const exchange = this.names.eventsExchange;
-    const queue =
-      mode === 'service'
-        ? this.names.serviceQueue(consumer)
-        : this.names.instanceQueue(consumer, `${this.instanceId}-${++this.instanceQueues}`);
+    const queue = mode === 'service' ? this.names.serviceQueue(consumer) : this.names.instanceQueue(consumer, `${this.instanceId}-${++this.instanceQueues}`);
     const table = new SubscriptionTable();
     const dispatcher = new EventDispatcher(consumer, mode, table, this.retry, this.log);
     const patterns = new Set<string>([options.pattern]);

@@ -10,10 +10,7 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * because every service owns its schema and lists this migration among its own; the class name
  * ends with the timestamp TypeORM orders migrations by.
  */
-export function createMessagingTablesMigration(
-  schema: string,
-  timestamp: number = MESSAGING_TABLES_MIGRATION_TIMESTAMP,
-): new () => MigrationInterface {
+export function createMessagingTablesMigration(schema: string, timestamp: number = MESSAGING_TABLES_MIGRATION_TIMESTAMP): new () => MigrationInterface {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
   if (!Number.isInteger(timestamp) || String(timestamp).length !== 13) throw new Error(`Migration timestamp must have 13 digits, got ${timestamp}`);
   const name = `CreateMessagingTables${timestamp}`;
@@ -64,10 +61,7 @@ export const PROCESSED_EVENT_TIME_INDEX_TIMESTAMP = 1763800000000;
  * The index the retention purge of `processed_event` reads by (`processed_at`): without it every
  * purge batch would scan the table. A factory for the same reason as the tables' migration.
  */
-export function createProcessedEventTimeIndexMigration(
-  schema: string,
-  timestamp: number = PROCESSED_EVENT_TIME_INDEX_TIMESTAMP,
-): new () => MigrationInterface {
+export function createProcessedEventTimeIndexMigration(schema: string, timestamp: number = PROCESSED_EVENT_TIME_INDEX_TIMESTAMP): new () => MigrationInterface {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
   const name = `ProcessedEventTimeIndex${timestamp}`;
   const migration = class implements MigrationInterface {

@@ -15,4 +15,3 @@ export class ProcessedEvent {
   @CreateDateColumn({ name: 'processed_at', type: 'timestamptz' })
   processedAt!: Date;
 }
-

@@ -69,11 +69,7 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
     return isPlainPatternName(pattern) ? pattern : super.getRouteFromPattern(pattern);
   }
 
-  protected override runWithProcessingHooks(
-    context: BaseRpcContext,
-    fn: (runEndHook: () => void) => Promise<void>,
-    endHookContext?: BaseRpcContext,
-  ): void {
+  protected override runWithProcessingHooks(context: BaseRpcContext, fn: (runEndHook: () => void) => Promise<void>, endHookContext?: BaseRpcContext): void {
     const correlationId = context instanceof InProcessRpcContext ? context.getHeaders()[CORRELATION_HEADER] : undefined;
     return CorrelationContext.run(correlationId, () => super.runWithProcessingHooks(context, fn, endHookContext));
   }

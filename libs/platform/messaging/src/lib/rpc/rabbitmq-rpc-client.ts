@@ -42,9 +42,9 @@ export class RabbitMqRpcClient extends RpcClient {
       })
       .build();
     try {
-      const answer$ = proxy.send<TResult>(pattern, record).pipe(
-        timeout({ first: timeoutMs, with: () => throwError(() => new RpcTimeoutError(pattern, timeoutMs)) }),
-      );
+      const answer$ = proxy
+        .send<TResult>(pattern, record)
+        .pipe(timeout({ first: timeoutMs, with: () => throwError(() => new RpcTimeoutError(pattern, timeoutMs)) }));
       return await lastValueFrom(answer$, { defaultValue: undefined as TResult });
     } catch (error) {
       throw toRpcError(error, pattern);

@@ -42,11 +42,7 @@ export class RabbitMqRpcServer extends ServerRMQ {
     return isPlainPatternName(pattern) ? pattern : super.getRouteFromPattern(pattern);
   }
 
-  protected override runWithProcessingHooks(
-    context: BaseRpcContext,
-    fn: (runEndHook: () => void) => Promise<void>,
-    endHookContext?: BaseRpcContext,
-  ): void {
+  protected override runWithProcessingHooks(context: BaseRpcContext, fn: (runEndHook: () => void) => Promise<void>, endHookContext?: BaseRpcContext): void {
     return CorrelationContext.run(correlationIdOf(context), () => super.runWithProcessingHooks(context, fn, endHookContext));
   }
 

@@ -45,7 +45,13 @@ describe('toRpcProblem (server side: what a failed handler answers)', () => {
   it('keeps a domain error’s code, status, message and field errors', () => {
     const error = new DomainError('Validation.Failed', 400, 'The request is not valid.', { name: ['required'] });
     expect(toRpcProblem(error, 'c1')).toEqual(
-      expect.objectContaining({ status: 400, code: 'Validation.Failed', detail: 'The request is not valid.', errors: { name: ['required'] }, correlationId: 'c1' }),
+      expect.objectContaining({
+        status: 400,
+        code: 'Validation.Failed',
+        detail: 'The request is not valid.',
+        errors: { name: ['required'] },
+        correlationId: 'c1',
+      }),
     );
   });
 

@@ -5,9 +5,7 @@ import { types } from 'node:util';
 /** A problem object as it travels (plain data); an Error with `code` and `status` is not one yet. */
 export function isProblemDetails(value: unknown): value is ProblemDetails {
   const p = value as Partial<ProblemDetails> | null;
-  return (
-    typeof p === 'object' && p !== null && !(p instanceof Error) && !types.isNativeError(p) && typeof p.status === 'number' && typeof p.code === 'string'
-  );
+  return typeof p === 'object' && p !== null && !(p instanceof Error) && !types.isNativeError(p) && typeof p.status === 'number' && typeof p.code === 'string';
 }
 
 interface CodedError {

@@ -1,5 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ABAC_FIELD_NAMES, ABAC_OPERATOR_NAMES, ABAC_VERDICT_NAMES, AbacFieldName, AbacOperatorName, AbacValue, AbacVerdictName, AuthorizationAction } from '@lp/contracts';
+import {
+  ABAC_FIELD_NAMES,
+  ABAC_OPERATOR_NAMES,
+  ABAC_VERDICT_NAMES,
+  AbacFieldName,
+  AbacOperatorName,
+  AbacValue,
+  AbacVerdictName,
+  AuthorizationAction,
+} from '@lp/contracts';
 import { PageMeta } from '@lp/platform/http';
 import { AbacRuleEntity } from '../../policy-store';
 import { namedCondition, namedVerdict } from '../abac-rule.mapping';

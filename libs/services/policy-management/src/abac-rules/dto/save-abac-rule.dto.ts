@@ -1,7 +1,27 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsEnum, IsIn, IsInt, IsObject, IsOptional, IsString, Matches, Max, MaxLength, Min, Validate, ValidateNested, ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  Validate,
+  ValidateNested,
+  ValidationArguments,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import {
   ABAC_FIELD_NAMES,
   ABAC_OPERATOR_NAMES,
@@ -58,7 +78,12 @@ export class AbacConditionDto {
 
   @ApiPropertyOptional({
     description: "A value of the field's type; an array of them for In/NotIn; absent for Exists/NotExists.",
-    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } }],
+    oneOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+    ],
   })
   @Validate(AbacConditionValueConstraint)
   value?: AbacValue;
@@ -106,7 +131,8 @@ export class SaveAbacRuleDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(L.conditions)
-  @IsObject({ each: true }) @ValidateNested({ each: true })
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
   @Type(() => AbacConditionDto)
   conditions?: AbacConditionDto[];
 

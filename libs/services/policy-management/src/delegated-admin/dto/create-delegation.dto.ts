@@ -4,7 +4,7 @@ import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsISO8601, IsNotEmpty
 export const MAX_DELEGATED_CODES = 50;
 
 export class CreateDelegationDto {
-  @ApiProperty({ description: 'The subject (of the caller\'s tenant) that may act for the caller: the token\'s `act.sub`.', maxLength: 255 })
+  @ApiProperty({ description: "The subject (of the caller's tenant) that may act for the caller: the token's `act.sub`.", maxLength: 255 })
   @IsString()
   @IsNotEmpty()
   @MaxLength(255)

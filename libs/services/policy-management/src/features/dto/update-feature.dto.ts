@@ -12,7 +12,8 @@ export class UpdateFeatureDto {
 
   @ApiProperty({
     enum: FEATURE_SCOPES,
-    description: "`tenant`: the caller's tenant override. `global`: the default of every tenant without override; also needs authorization.feature-default.update.",
+    description:
+      "`tenant`: the caller's tenant override. `global`: the default of every tenant without override; also needs authorization.feature-default.update.",
   })
   @IsIn(FEATURE_SCOPES, { message: `scope must be one of: ${FEATURE_SCOPES.join(', ')}` })
   scope!: FeatureScope;

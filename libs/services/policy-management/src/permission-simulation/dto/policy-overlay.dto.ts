@@ -1,6 +1,22 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsEnum, IsIn, IsInt, IsObject, IsOptional, IsString, MaxLength, Min, MinLength, ValidateBy, ValidateNested, ValidationOptions } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsEnum,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateBy,
+  ValidateNested,
+  ValidationOptions,
+} from 'class-validator';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction, SimulationLimits } from '@lp/contracts';
 
 const MAX = SimulationLimits.maxOverlayEntries;
@@ -34,7 +50,8 @@ export class SimulatedRolePermissionDto {
 export class SimulatedAbacConditionDto {
   @ApiProperty({ description: 'AbacField integer (resource 1-5, caller 10-14)' }) @IsInt() @Min(1) field!: number;
   @ApiProperty({ description: 'AbacOperator integer (Equals=1 ... NotExists=10)' }) @IsInt() @Min(1) operator!: number;
-  @ApiPropertyOptional({ description: 'string, number, boolean or a list of them' }) @IsOptional() @IsAbacValue() value?: string | number | boolean | Array<string | number | boolean>;
+  @ApiPropertyOptional({ description: 'string, number, boolean or a list of them' }) @IsOptional() @IsAbacValue() value?:
+    string | number | boolean | Array<string | number | boolean>;
 }
 
 export class SimulatedAbacRuleDto {
@@ -46,7 +63,8 @@ export class SimulatedAbacRuleDto {
   @ApiProperty({ type: [SimulatedAbacConditionDto] })
   @IsArray()
   @ArrayMaxSize(50)
-  @IsObject({ each: true }) @ValidateNested({ each: true })
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
   @Type(() => SimulatedAbacConditionDto)
   conditions!: SimulatedAbacConditionDto[];
 
@@ -57,9 +75,30 @@ export class SimulatedAbacRuleDto {
   @IsEnum(AuthorizationAction, { each: true, message: `actions must be of ${AUTHORIZATION_ACTIONS.join(', ')}` })
   actions?: AuthorizationAction[];
 
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(64, { each: true }) modules?: string[];
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(64, { each: true }) resourceTypes?: string[];
-  @ApiPropertyOptional({ type: [String] }) @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsString({ each: true }) @MinLength(1, { each: true }) @MaxLength(200, { each: true }) obligations?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(64, { each: true })
+  modules?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(64, { each: true })
+  resourceTypes?: string[];
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(200, { each: true })
+  obligations?: string[];
 }
 
 export class SimulatedAbacChangesDto {
@@ -67,7 +106,8 @@ export class SimulatedAbacChangesDto {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX)
-  @IsObject({ each: true }) @ValidateNested({ each: true })
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
   @Type(() => SimulatedAbacRuleDto)
   add?: SimulatedAbacRuleDto[];
 
@@ -89,26 +129,53 @@ export class SimulatedFeatureDto {
 /** Proposed changes applied on top of the stored policy for a simulation; nothing is written. */
 export class PolicyOverlayDto {
   @ApiPropertyOptional({ type: [SimulatedRoleBindingDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => SimulatedRoleBindingDto)
   addRoleBindings?: SimulatedRoleBindingDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRoleBindingDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRoleBindingDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => SimulatedRoleBindingDto)
   removeRoleBindings?: SimulatedRoleBindingDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRolePermissionDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => SimulatedRolePermissionDto)
   addRolePermissions?: SimulatedRolePermissionDto[];
 
   @ApiPropertyOptional({ type: [SimulatedRolePermissionDto] })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedRolePermissionDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => SimulatedRolePermissionDto)
   removeRolePermissions?: SimulatedRolePermissionDto[];
 
   @ApiPropertyOptional({ type: SimulatedAbacChangesDto })
-  @IsOptional() @ValidateNested() @Type(() => SimulatedAbacChangesDto)
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => SimulatedAbacChangesDto)
   abacRules?: SimulatedAbacChangesDto;
 
   @ApiPropertyOptional({ type: [SimulatedFeatureDto], description: 'Tenant overrides of defined features' })
-  @IsOptional() @IsArray() @ArrayMaxSize(MAX) @IsObject({ each: true }) @ValidateNested({ each: true }) @Type(() => SimulatedFeatureDto)
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MAX)
+  @IsObject({ each: true })
+  @ValidateNested({ each: true })
+  @Type(() => SimulatedFeatureDto)
   features?: SimulatedFeatureDto[];
 }

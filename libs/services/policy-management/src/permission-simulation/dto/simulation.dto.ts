@@ -9,7 +9,10 @@ import { PolicyOverlayDto } from './policy-overlay.dto';
 /** A decision's resource with the facts a real request would load server-side, stated by the simulation. */
 export class SimulatedResourceDto extends ResourceDescriptorDto {
   @ApiPropertyOptional({ description: 'Owner subject (a simulation states it; a real request loads it server-side)' })
-  @IsOptional() @IsString() @MaxLength(255) owner?: string;
+  @IsOptional()
+  @IsString()
+  @MaxLength(255)
+  owner?: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) officeId?: string;
 }
 

@@ -13,7 +13,10 @@ export class SimulatedDecisionResponse {
   @ApiProperty() permitted!: boolean;
   @ApiProperty({ type: [SimulatedEvaluationResponse] }) evaluations!: SimulatedEvaluationResponse[];
   @ApiProperty({ type: [String] }) obligations!: string[];
-  @ApiProperty({ type: Object, description: 'DataScope: kind tenant | office | own | instances | none, with its tenantId' }) dataScope!: Record<string, unknown>;
+  @ApiProperty({ type: Object, description: 'DataScope: kind tenant | office | own | instances | none, with its tenantId' }) dataScope!: Record<
+    string,
+    unknown
+  >;
   @ApiPropertyOptional() failure?: string;
 }
 
