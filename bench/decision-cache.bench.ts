@@ -28,6 +28,9 @@ import { formatTable, summarize } from './latency-stats';
 import { CachedRelationsReader, DecisionCache, DecisionEngine, DecisionEngineResult, ScopeFactsCache, cachedDecisionResult } from '@lp/service/authz-decision';
 import { InMemoryPolicyFacts } from '@lp/service/authz-decision/testing';
 
+/** DECISION_CACHE_TTL_MS's default: the benchmark measures the service as configured out of the box. */
+const TTL_MS = 60_000;
+
 export interface DecisionCacheBenchOptions {
   quick: boolean;
   redisUrl?: string;
@@ -122,9 +125,9 @@ interface Wiring {
 /** As decisions.module.ts: ReBAC cache under the evaluators, DataScope cache for hits, one pair of adapters. */
 function wire(facts: InMemoryPolicyFacts, cache: KeyValueCache, revisions: RevisionCounters): Wiring {
   const counted = { cache: new CountingCache(cache), revisions: new CountingRevisions(revisions) };
-  const relations = new CachedRelationsReader(facts, counted.cache, counted.revisions);
-  const engine = new DecisionEngine({ facts: relations, scopeFacts: new ScopeFactsCache(relations, counted.cache, counted.revisions) });
-  return { engine, decisions: new DecisionCache(counted.cache, counted.revisions), ...counted };
+  const relations = new CachedRelationsReader(facts, counted.cache, counted.revisions, TTL_MS);
+  const engine = new DecisionEngine({ facts: relations, scopeFacts: new ScopeFactsCache(relations, counted.cache, counted.revisions, TTL_MS) });
+  return { engine, decisions: new DecisionCache(counted.cache, counted.revisions, { ttlMs: TTL_MS }), ...counted };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -298,13 +301,13 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const list = requests(entries, `mem-${randomBytes(3).toString('hex')}`);
     const plain = new DecisionEngine({ facts });
     const results = await decided(plain, list);
-    const revisions = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions).currentRevisions(list[0]!.caller);
+    const revisions = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions, { ttlMs: TTL_MS }).currentRevisions(list[0]!.caller);
     const sample = JSON.stringify({ ...results[1], expiresAt: Date.now() });
     const permits = results.filter((r) => r.permitted).length;
 
     const before = heapNow(gc.gc);
     const lru = new InMemoryKeyValueCache({ maxEntries: entries });
-    const filled = new DecisionCache(lru, memoryRevisions);
+    const filled = new DecisionCache(lru, memoryRevisions, { ttlMs: TTL_MS });
     for (let i = 0; i < entries; i++) {
       const { validUntil, ...result } = results[i]!;
       if (!(await filled.store(list[i]!, revisions, { ...result, revisions }, validUntil))) throw new Error(`entry ${i} not stored`);
@@ -317,7 +320,7 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const external = after.external - before.external;
 
     // ---- memory: Redis ----
-    const redisFilled = new DecisionCache(redisCache, redisRevisions);
+    const redisFilled = new DecisionCache(redisCache, redisRevisions, { ttlMs: TTL_MS });
     const redisRevs = await redisFilled.currentRevisions(list[0]!.caller);
     const before2 = await redisUsedMemory(admin);
     for (let start = 0; start < entries; start += 1_000) {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuthorizationAction, AuthzRpc, DecisionReply, ResourceDescriptor, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { CorrelationContext } from '@lp/platform/observability';
@@ -31,7 +31,7 @@ export class DecisionClient {
 
   constructor(
     private readonly rpc: RpcClient,
-    @Optional() @Inject(AUTHORIZE_GUARD_OPTIONS) private readonly options: AuthorizeGuardOptions = { decisionTimeoutMs: 3_000 },
+    @Inject(AUTHORIZE_GUARD_OPTIONS) private readonly options: AuthorizeGuardOptions,
   ) {}
 
   /** Resolves with the Permit; rejects with 403 on a denial, 503 when no decision could be made. */

@@ -5,6 +5,8 @@ import { PermissionCheck } from './permission-check';
 
 const caller: TrustedCaller = { kind: 'user', subject: 'ann', tenantId: 'acme', scopes: [], claimsDigest: 'd' };
 const featureDefault = { module: 'authorization', resource: 'feature-default', action: AuthorizationAction.Update };
+/** What AuthzGuardModule.forRoot is given in a service (AUTHZ_DECISION_TIMEOUT_MS's default). */
+const OPTIONS = { decisionTimeoutMs: 3_000 };
 
 function result(outcome: DecisionResult['outcome'], permitted = outcome === 'Permit'): DecisionResult {
   return { outcome, permitted, decisionId: 'd1', evaluations: [], obligations: [], dataScope: { kind: 'tenant', tenantId: 'acme' }, cached: false };
@@ -42,26 +44,26 @@ describe('PermissionCheck', () => {
     ['a Permit outcome that is not permitted', result('Permit', false)],
     ['an empty answer', undefined],
   ])('denies on %s', async (_label, answer) => {
-    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => answer).rpc));
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => answer).rpc, OPTIONS));
     await expect(check.require(caller, featureDefault)).rejects.toBeInstanceOf(AuthorizationDeniedError);
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('fails closed when the decision service cannot be reached, with a 503 told apart from a denial', async () => {
-    const check = new PermissionCheck(new DecisionClient(rpcAnswering(() => Promise.reject(new Error('timeout'))).rpc));
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(() => Promise.reject(new Error('timeout'))).rpc, OPTIONS));
     await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503, retryAfterSeconds: 1 });
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('treats a decision that failed closed (audit or policy store down) as unavailable, not as a denial', async () => {
-    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => ({ ...result('Deny'), failure: 'AuditUnavailable' })).rpc));
+    const check = new PermissionCheck(new DecisionClient(rpcAnswering(async () => ({ ...result('Deny'), failure: 'AuditUnavailable' })).rpc, OPTIONS));
     await expect(check.require(caller, featureDefault)).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503 });
     await expect(check.allows(caller, featureDefault)).resolves.toBe(false);
   });
 
   it('rejects a malformed permission as a programming error without asking', async () => {
     const { rpc, sent } = rpcAnswering(async () => result('Permit'));
-    const check = new PermissionCheck(new DecisionClient(rpc));
+    const check = new PermissionCheck(new DecisionClient(rpc, OPTIONS));
     await expect(check.require(caller, { module: 'Authorization!', resource: 'feature', action: AuthorizationAction.Update })).rejects.not.toBeInstanceOf(
       AuthorizationDeniedError,
     );

@@ -43,8 +43,8 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
     const prefix = prefixes[prefixes.length - 1]!;
     const second = createCacheAdapters({ redisUrl: testServerUrls.redis, keyPrefix: prefix });
     opened.push(second);
-    const a = new DecisionCache(first.cache, first.revisions);
-    const b = new DecisionCache(second.cache, second.revisions);
+    const a = new DecisionCache(first.cache, first.revisions, { ttlMs: 60_000 });
+    const b = new DecisionCache(second.cache, second.revisions, { ttlMs: 60_000 });
     const req = request(user('alice'), AuthorizationAction.View, { resourceId: 'case-1' });
 
     const lookup = await a.lookup(req);

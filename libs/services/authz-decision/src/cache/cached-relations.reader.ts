@@ -4,8 +4,6 @@ import { PolicyFactsReader, ResourceRelation, RevisionSnapshot } from '../engine
 import { rebacRevisionNames } from './decision-revision-keys';
 import { revisionsFrom } from './revision-snapshot';
 
-export const DEFAULT_REBAC_CACHE_TTL_MS = 60_000;
-
 /**
  * The ReBAC cache (spec §1, Cache behavior 4): relation lookups cached under the tenant's ReBAC
  * revision, bumped by relation (sharing) changes and by role renames and deletions, and the
@@ -22,7 +20,7 @@ export class CachedRelationsReader implements PolicyFactsReader {
     private readonly facts: PolicyFactsReader,
     private readonly cache: KeyValueCache,
     private readonly revisions: RevisionCounters,
-    private readonly ttlMs = DEFAULT_REBAC_CACHE_TTL_MS,
+    private readonly ttlMs: number,
   ) {}
 
   permissionsOfSubject: PolicyFactsReader['permissionsOfSubject'] = (tenantId, subject) => this.facts.permissionsOfSubject(tenantId, subject);

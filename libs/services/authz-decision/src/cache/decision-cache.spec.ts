@@ -29,7 +29,7 @@ describe('DecisionCache over the in-memory adapters', () => {
   it('shares an entry between spellings the engine treats alike (module case, scope order)', async () => {
     const adapters = createCacheAdapters({ keyPrefix: 'unused-in-memory' });
     opened.push(adapters);
-    const cache = new DecisionCache(adapters.cache, adapters.revisions);
+    const cache = new DecisionCache(adapters.cache, adapters.revisions, { ttlMs: 60_000 });
     const stored = request(user('alice', { scopes: ['b', 'a'] }), AuthorizationAction.View, { module: 'Cases' });
     const lookup = await cache.lookup(stored);
     if (lookup.status !== 'miss') throw new Error('expected a miss');

@@ -7,9 +7,6 @@ import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } fr
 import type { RevisionSnapshot } from '../engine';
 import { revisionsFrom } from './revision-snapshot';
 
-/** Spec §8 leaves the TTL open; revisions do the invalidating, the TTL only bounds memory and clock-free staleness. */
-export const DEFAULT_DECISION_CACHE_TTL_MS = 60_000;
-
 /**
  * What a hit gives back: the policy verdict only. No `decisionId` (a hit is a new decision with a
  * new id) and no DataScope (recomputed on every hit, spec §1 Cache behavior 3).
@@ -36,8 +33,12 @@ export type DecisionCacheLookup =
   | { status: 'hit'; revisions: DecisionCacheRevisions; decision: CachedDecision };
 
 export interface DecisionCacheOptions {
-  /** Longest an entry lives; a grant expiring sooner shortens it. Default 60 s. */
-  ttlMs?: number;
+  /**
+   * Longest an entry lives; a grant expiring sooner shortens it (DECISION_CACHE_TTL_MS). Spec §8
+   * leaves the TTL open; revisions do the invalidating, the TTL only bounds memory and clock-free
+   * staleness.
+   */
+  ttlMs: number;
   clock?: Clock;
 }
 
@@ -69,9 +70,9 @@ export class DecisionCache {
   constructor(
     private readonly cache: KeyValueCache,
     private readonly revisions: RevisionCounters,
-    options: DecisionCacheOptions = {},
+    options: DecisionCacheOptions,
   ) {
-    this.ttlMs = options.ttlMs ?? DEFAULT_DECISION_CACHE_TTL_MS;
+    this.ttlMs = options.ttlMs;
     if (!Number.isFinite(this.ttlMs) || this.ttlMs <= 0) throw new RangeError(`Decision cache ttlMs must be a positive number, got ${this.ttlMs}`);
     this.clock = options.clock ?? systemClock;
   }

@@ -16,8 +16,8 @@ describe('DataScope and ReBAC caches', () => {
     facts.addRelation('t1', { subject: 'alice', resourceType: 'case', resourceId: 'c-1', relation: 'viewer' });
     const revisions = new InMemoryRevisionCounters();
     const cache = new InMemoryKeyValueCache();
-    const rebac = new CachedRelationsReader(facts, cache, revisions);
-    const scope = new ScopeFactsCache(rebac, cache, revisions);
+    const rebac = new CachedRelationsReader(facts, cache, revisions, 60_000);
+    const scope = new ScopeFactsCache(rebac, cache, revisions, 60_000);
     const invalidation = new PolicyInvalidation(revisions);
     const event = (type: string, payload: Record<string, unknown> = {}) => invalidation.handle(createEventEnvelope(type, payload, { tenantId: 't1' }));
     return { facts, rebac, scope, event };

@@ -4,8 +4,6 @@ import { PolicyFactsReader, RevisionSnapshot, SubjectPermissions } from '../engi
 import { dataScopeRevisionNames } from './decision-revision-keys';
 import { revisionsFrom } from './revision-snapshot';
 
-export const DEFAULT_SCOPE_FACTS_TTL_MS = 60_000;
-
 /**
  * The DataScope cache (spec §1, Cache behavior 4). A decision-cache hit recomputes its DataScope
  * (rule 3) from these facts: the subject's roles, grants and offices, cached under the tenant and
@@ -22,7 +20,7 @@ export class ScopeFactsCache implements PolicyFactsReader {
     private readonly facts: PolicyFactsReader,
     private readonly cache: KeyValueCache,
     private readonly revisions: RevisionCounters,
-    private readonly ttlMs = DEFAULT_SCOPE_FACTS_TTL_MS,
+    private readonly ttlMs: number,
   ) {}
 
   abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);

@@ -28,7 +28,12 @@ describe('DecisionService', () => {
     facts.setOffices('t1', 'alice', ['paris']);
     const audit = new DecisionAuditWriter({} as DataSource, { durability: 'batched', batchSize: 500, flushIntervalMs: 200, maxBacklog });
     const revisions = new InMemoryRevisionCounters();
-    const service = new DecisionService(new DecisionEngine({ facts }), new DecisionCache(new InMemoryKeyValueCache(), revisions), audit, revisions);
+    const service = new DecisionService(
+      new DecisionEngine({ facts }),
+      new DecisionCache(new InMemoryKeyValueCache(), revisions, { ttlMs: 60_000 }),
+      audit,
+      revisions,
+    );
     return { facts, audit, service };
   }
 
