@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventEnvelope } from './event-envelope';
-import { AnyEventContract, eventContract, EventPayloadOf } from './messaging/event-contract';
+import { AnyEventContract, eventContract, eventFamily, EventPayloadOf } from './messaging/event-contract';
 
 /**
  * The `authorization.*` integration events policy-management publishes through its outbox (spec
@@ -107,6 +107,13 @@ export const AuthorizationEvents = {
 } as const;
 
 type AuthorizationEventContracts = typeof AuthorizationEvents;
+
+/**
+ * Every `authorization.*` event, as the caches that depend on policy consume them (the decision
+ * caches, the menus). The pattern is wider than the contracts on purpose: an event type a newer
+ * publisher adds still reaches the consumers, which then invalidate more, never less.
+ */
+export const AuthorizationEventFamily = eventFamily('authorization.#', AuthorizationEvents);
 
 /** One `authorization.*` event to publish: its type with a payload of that type's shape (a mismatch does not compile). */
 export type AuthorizationEvent = {

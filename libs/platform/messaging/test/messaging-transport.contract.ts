@@ -1,6 +1,7 @@
 import { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { EventEnvelope } from '@lp/contracts';
+import { EventEnvelope, eventContract, eventFamily, ReceivedEventOf } from '@lp/contracts';
+import { z } from 'zod';
 import { CorrelationContext } from '@lp/platform/observability';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventBus, EventHandler, SubscribeOptions } from '../src/lib/events/event-bus';
@@ -216,6 +217,25 @@ export function messagingTransportContract(createHarness: () => Promise<Messagin
       await waitUntil(() => seen.length === 1, 'the event');
       expect(seen[0]?.envelope).toEqual(sent);
       expect(seen[0]?.correlationId).toBe('corr-event-1');
+    });
+
+    it('subscribes a family by its descriptor: each event comes with its contract and its payload checked', async () => {
+      const bus = openBus();
+      const family = eventFamily('contract.family.#', {
+        opened: eventContract('contract.family.opened', z.strictObject({ id: z.string() })),
+      });
+      const seen: ReceivedEventOf<typeof family>[] = [];
+      await bus.subscribeTo(family, { mode: 'service', consumer: newConsumer() }, async (received) => void seen.push(received));
+      const good = event('contract.family.opened', { id: 'a' });
+      const malformed = event('contract.family.opened', { id: 7 });
+      const undeclared = event('contract.family.renamed', { id: 'b' });
+      for (const envelope of [good, malformed, undeclared]) await bus.publish(envelope);
+      await waitUntil(() => seen.length === 3, 'the three events of the family');
+      const byId = new Map(seen.map((r) => [r.envelope.eventId, r]));
+      expect(byId.get(good.eventId)).toMatchObject({ contract: family.contracts.opened, payload: { id: 'a' } });
+      // Received, but seen for what it is: the contract's shape is not trusted blindly.
+      expect(byId.get(malformed.eventId)).toMatchObject({ contract: family.contracts.opened, payload: undefined });
+      expect(byId.get(undeclared.eventId)).toMatchObject({ contract: undefined, payload: undefined });
     });
 
     it('routes by pattern: each handler of a consumer gets only what it asked for', async () => {

@@ -191,7 +191,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       ['an unknown authorization event', 'authorization.field-policy.changed', 't1', {}, ['hit', 'hit', 'hit']],
       ['a business event', 'ticket.created', 't1', { subject: 'alice' }, ['hit', 'hit', 'hit']],
     ])('%s invalidates exactly the affected decisions', async (_name, type, tenantId, payload, expected) => {
-      await invalidation.handler()(createEventEnvelope(type, payload, { tenantId }));
+      await invalidation.handle(createEventEnvelope(type, payload, { tenantId }));
       await expect(Promise.all([alice1, bob1, alice2].map(status))).resolves.toEqual(expected);
     });
   });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { EventEnvelope } from '../event-envelope';
 
 /**
  * One integration event type, typed end to end: publishers build `{ type, payload }` through
@@ -29,4 +30,38 @@ export function eventContract<const TType extends string, TPayload>(type: TType,
 /** The event to publish, typed by its contract. */
 export function event<C extends AnyEventContract>(contract: C, payload: EventPayloadOf<C>): OutgoingEvent<EventPayloadOf<C>> & { type: C['type'] } {
   return { type: contract.type, payload };
+}
+
+/**
+ * Events a consumer takes as one: the topic pattern over their types and their contracts, declared
+ * once next to the events. Consumers subscribe to the family (`EventBus.subscribeTo`), never to a
+ * pattern string of their own.
+ */
+export interface EventFamily<C extends Readonly<Record<string, AnyEventContract>> = Readonly<Record<string, AnyEventContract>>> {
+  readonly pattern: string;
+  readonly contracts: C;
+}
+
+export function eventFamily<const C extends Readonly<Record<string, AnyEventContract>>>(pattern: string, contracts: C): EventFamily<C> {
+  return { pattern, contracts };
+}
+
+type ContractsOf<F> = F extends EventFamily<infer C> ? C[keyof C] : never;
+
+/** An event of a family as its consumer receives it, checked against its contract on receipt. */
+export interface ReceivedEvent<C extends AnyEventContract = AnyEventContract> {
+  readonly envelope: EventEnvelope;
+  /** The contract of the envelope's type; undefined for a type of the family that no contract declares (a newer publisher). */
+  readonly contract: C | undefined;
+  /** The payload as its contract reads it; undefined when there is no contract or the payload does not match it. */
+  readonly payload: EventPayloadOf<C> | undefined;
+}
+
+export type ReceivedEventOf<F> = ReceivedEvent<ContractsOf<F>>;
+
+/** Reads an envelope of `family`: finds its contract by type and checks the payload with the contract's schema. */
+export function receiveEvent<F extends EventFamily>(family: F, envelope: EventEnvelope): ReceivedEventOf<F> {
+  const contract = Object.values(family.contracts).find((c) => c.type === envelope.eventType) as ContractsOf<F> | undefined;
+  const parsed = contract?.schema.safeParse(envelope.payload);
+  return { envelope, contract, payload: parsed?.success ? parsed.data : undefined } as ReceivedEventOf<F>;
 }

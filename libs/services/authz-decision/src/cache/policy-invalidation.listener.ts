@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { AuthorizationEventFamily } from '@lp/contracts';
 import { EventBus } from '@lp/platform/messaging';
-import { POLICY_INVALIDATION_PATTERN, PolicyInvalidation } from './policy-invalidation';
+import { PolicyInvalidation } from './policy-invalidation';
 
 /**
  * Every running instance gets its own copy of each `authorization.*` event (instance mode: an
@@ -16,6 +17,8 @@ export class PolicyInvalidationListener implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe({ pattern: POLICY_INVALIDATION_PATTERN, mode: 'instance', consumer: 'authz-decision' }, this.invalidation.handler());
+    await this.bus.subscribeTo(AuthorizationEventFamily, { mode: 'instance', consumer: 'authz-decision' }, async ({ envelope }) => {
+      await this.invalidation.handle(envelope);
+    });
   }
 }

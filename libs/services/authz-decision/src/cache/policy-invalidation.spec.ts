@@ -108,7 +108,6 @@ describe('PolicyInvalidation', () => {
   it('rejects when a counter cannot be bumped, so the bus redelivers the event', async () => {
     const revisions = new InMemoryRevisionCounters();
     jest.spyOn(revisions, 'bump').mockRejectedValue(new CacheUnavailableError('Redis: connection closed'));
-    const handler = new PolicyInvalidation(revisions).handler();
-    await expect(handler(event(A.roleUpdated, 't1'))).rejects.toThrow(CacheUnavailableError);
+    await expect(new PolicyInvalidation(revisions).handle(event(A.roleUpdated, 't1'))).rejects.toThrow(CacheUnavailableError);
   });
 });

@@ -1,11 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { authorizationChangeTarget, authorizationEventContract, EventEnvelope, EventTypes, InvalidationResult } from '@lp/contracts';
 import { RevisionCounters } from '@lp/platform/cache';
-import type { EventHandler } from '@lp/platform/messaging';
 import { DecisionRevisionKeys } from './decision-revision-keys';
-
-/** Subscribe with this pattern in `instance` mode: every replica must see every change. */
-export const POLICY_INVALIDATION_PATTERN = 'authorization.#';
 
 type Plan = { names: string[] } | { ignored: string };
 
@@ -117,12 +113,5 @@ export class PolicyInvalidation {
     const bumped = await Promise.all(names.map((name) => this.revisions.bump(name).then((revision) => ({ name, revision }))));
     this.logger.log(`${envelope.eventType} ${envelope.eventId}: bumped ${names.join(', ')} (correlationId ${envelope.correlationId})`);
     return { ...base, bumped };
-  }
-
-  /** An EventBus handler; subscribe it to `POLICY_INVALIDATION_PATTERN` in `instance` mode. */
-  handler(): EventHandler {
-    return async (envelope) => {
-      await this.handle(envelope);
-    };
   }
 }

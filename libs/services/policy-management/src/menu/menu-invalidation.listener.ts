@@ -1,9 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { AuthorizationEventFamily } from '@lp/contracts';
 import { EventBus } from '@lp/platform/messaging';
 import { MenuProjectionCache } from './menu-projection.cache';
-
-/** Same pattern as authz-decision's invalidation: every `authorization.*` event. */
-export const MENU_INVALIDATION_PATTERN = 'authorization.#';
 
 /**
  * Menu projections are per process, so every instance takes its own copy of each
@@ -20,7 +18,7 @@ export class MenuInvalidationListener implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.bus.subscribe({ pattern: MENU_INVALIDATION_PATTERN, mode: 'instance', consumer: 'policy-management-menu' }, async (envelope) => {
+    await this.bus.subscribeTo(AuthorizationEventFamily, { mode: 'instance', consumer: 'policy-management-menu' }, async ({ envelope }) => {
       const plan = this.cache.forget(envelope.eventType, envelope.payload, envelope.tenantId);
       if (plan) this.logger.debug(`${envelope.eventType} ${envelope.eventId}: menu projections dropped (correlationId ${envelope.correlationId})`);
     });

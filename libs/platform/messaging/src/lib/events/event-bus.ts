@@ -1,5 +1,5 @@
 import { OnApplicationShutdown } from '@nestjs/common';
-import { EventEnvelope } from '@lp/contracts';
+import { EventEnvelope, EventFamily, receiveEvent, ReceivedEventOf } from '@lp/contracts';
 
 /**
  * - `service`: work that must happen once per consuming service (webhook delivery, workflow
@@ -52,6 +52,18 @@ export abstract class EventBus implements OnApplicationShutdown {
 
   /** Resolves once the queue is bound and consuming, so an event published afterwards is received. */
   abstract subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription>;
+
+  /**
+   * Subscribes to a family of events by its descriptor: the pattern is the family's, and each event
+   * reaches `handler` with the contract its type names and its payload checked against it.
+   */
+  subscribeTo<F extends EventFamily>(
+    family: F,
+    options: Omit<SubscribeOptions, 'pattern'>,
+    handler: (event: ReceivedEventOf<F>) => Promise<void>,
+  ): Promise<Subscription> {
+    return this.subscribe({ ...options, pattern: family.pattern }, (envelope) => handler(receiveEvent(family, envelope)));
+  }
 
   /** For the readiness probe: resolves while the broker is reachable. */
   abstract ping(): Promise<void>;
