@@ -15,7 +15,7 @@ export interface AuthorizationPort {
 /**
  * Everything the runtime needs to host one service of the fleet, alone (`apps/<service>`) or with
  * the others in one process (`apps/standalone`). Adding a service to the fleet is one definition,
- * one `main.ts` calling `runService(definition)` and one line in the standalone's list.
+ * one `main.ts` calling `runService(definition)` and one line in the fleet's list (`@lp/fleet`).
  */
 export interface ServiceDefinition {
   /** Kebab-case service name; also its RPC queue `{name}.rpc` and its metrics label. */
