@@ -1,4 +1,5 @@
 import { DomainError, ProblemCodes } from '@lp/contracts';
+import { CacheUnavailableError } from '@lp/platform/cache';
 
 /**
  * The database could not be reached or dropped the connection mid-request. Retryable: the request's
@@ -49,13 +50,15 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 
 /**
  * The retryable 503 an infrastructure failure deserves, or undefined for anything else: the
- * database gone (Database.Unavailable), or a connection to some dependency refused or reset
- * (ServiceUnavailable; a refused connection does not say which dependency it was, and its address
- * is not for the client).
+ * database gone (Database.Unavailable), the cache unreachable where a caller could not fall back to
+ * the store (a revision bump: ServiceUnavailable), or a connection to some dependency refused or
+ * reset (ServiceUnavailable; a refused connection does not say which dependency it was, and its
+ * address is not for the client).
  */
 export function unavailableDependency(error: unknown): DomainError | undefined {
   if (error instanceof DomainError) return undefined;
   if (isDatabaseUnavailable(error)) return new DatabaseUnavailableError();
+  if (error instanceof CacheUnavailableError) return new DependencyUnavailableError();
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && NETWORK_CODES.has(code)) return new DependencyUnavailableError();
   return undefined;
