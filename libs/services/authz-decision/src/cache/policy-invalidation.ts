@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { authorizationChangeTarget, authorizationEventContract, EventEnvelope, EventTypes, InvalidationResult } from '@lp/contracts';
+import { AuthorizationChangeTarget, authorizationChangeTarget, authorizationEventContract, EventEnvelope, EventTypes, InvalidationResult } from '@lp/contracts';
 import { RevisionCounters } from '@lp/platform/cache';
 import { DecisionRevisionKeys } from './decision-revision-keys';
 
@@ -38,11 +38,10 @@ const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.us
  * | subject office changed | each named subject's DataScope only (offices never change a verdict) |
  * | anything else | nothing |
  */
-export function invalidationPlan(envelope: EventEnvelope): Plan {
+export function invalidationPlan(envelope: EventEnvelope, target: AuthorizationChangeTarget = authorizationChangeTarget(envelope)): Plan {
   const type = envelope.eventType;
-  // Whom the change concerns, read as every consumer reads it (tenant from the payload, else the
-  // envelope; the target subjects, never the actor): `authorizationChangeTarget`, beside the contracts.
-  const target = authorizationChangeTarget(envelope);
+  // `target` is whom the change concerns, read as every consumer reads it (tenant from the payload,
+  // else the envelope; the target subjects, never the actor): `authorizationChangeTarget`.
   const tenant = target.tenantId;
 
   if (type === A.featureChanged) {
@@ -94,9 +93,11 @@ export class PolicyInvalidation {
   constructor(private readonly revisions: RevisionCounters) {}
 
   async handle(envelope: EventEnvelope): Promise<InvalidationResult> {
-    const plan = invalidationPlan(envelope);
+    // The payload is checked against its contract once, for the plan and for the warning below.
+    const target = authorizationChangeTarget(envelope);
+    const plan = invalidationPlan(envelope, target);
     const base = { eventId: envelope.eventId, eventType: envelope.eventType };
-    if (authorizationEventContract(envelope.eventType) && !authorizationChangeTarget(envelope).wellFormed) {
+    if (authorizationEventContract(envelope.eventType) && !target.wellFormed) {
       // Checked on receipt against its contract: still read for what it names (widening), but a
       // publisher is sending a shape the contract does not allow.
       this.logger.warn(
