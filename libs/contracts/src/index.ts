@@ -15,3 +15,4 @@ export * from './lib/permission-catalog';
 export * from './lib/authorization-events';
 export * from './lib/simulation';
 export * from './lib/abac-rule-model';
+export * from './lib/operations';

@@ -1,5 +1,6 @@
 import { ServiceDefinition } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
+import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
 
 /**
@@ -8,4 +9,4 @@ import { policyManagementService } from '@lp/service/policy-management';
  * `authz` schema that authz-decision reads is migrated before decisions are asked for. Adding a
  * service to the fleet is one line here.
  */
-export const fleetServices: ServiceDefinition[] = [policyManagementService, authzDecisionService];
+export const fleetServices: ServiceDefinition[] = [policyManagementService, authzDecisionService, operationsService];

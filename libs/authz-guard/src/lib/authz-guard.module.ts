@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { AuthorizationPort } from '@lp/platform/runtime';
 import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { AuthorizeGuard } from './authorize.guard';
+import { Authorize } from './authorize.decorator';
 import { AUTHORIZE_GUARD_OPTIONS, AuthorizeGuardOptions, DecisionClient } from './decision-client';
 import { PermissionCheck } from './permission-check';
 import { PermissionCollector } from './permission-collector';
@@ -36,4 +37,5 @@ export class AuthzGuardModule {
 export const authzGuard: AuthorizationPort = {
   module: (options) => AuthzGuardModule.forRoot(options),
   guard: AuthorizeGuard,
+  authorize: (requirement) => Authorize(requirement),
 };

@@ -84,21 +84,31 @@ export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
 ];
 
 /**
+ * The operations service (specs/operations.md §5). Jobs are tenant-level as the spec names them; the
+ * tenant list, tenant administration and the fleet diagnostics act on or describe every tenant, so
+ * they are platform-level (docs of the operations service, Permissions).
+ */
+export const OPERATIONS_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('operations', 'jobs', A.View, 'List background jobs and their executions'),
+  entry('operations', 'jobs', A.Manage, 'Change schedules of, start, stop and run background jobs'),
+  platformEntry('operations', 'tenants', A.View, 'List the tenants of the platform (platform level)'),
+  platformEntry('operations', 'tenants', A.Manage, 'Create tenants and suspend or reactivate them (platform level)'),
+  platformEntry('operations', 'diagnostics', A.View, 'Read the governance, adapter, connector and configuration reports of the fleet (platform level)'),
+];
+
+/**
  * Permissions of services that are not built yet, from their specs, so the catalog (and the
  * platform-admin role) holds them before those services declare them in code. A service that is
  * built declares its routes with `@Authorize`; the catalog test fails when a declaration derives a
  * code that is missing here.
  */
 export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
-  entry('operations', 'jobs', A.View, 'List background jobs and executions'),
-  entry('operations', 'jobs', A.Manage, 'Create, change, run and pause background jobs'),
-  platformEntry('operations', 'tenants', A.View, 'List the tenants of the platform (platform level)'),
   platformEntry('workflow', 'legacy-import', A.Create, 'Import a legacy workflow instance into the tenant the body names (platform level)'),
 ];
 
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
-export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort((a, b) =>
-  a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
+export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...OPERATIONS_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort(
+  (a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
 );
 
 export interface PlatformFeature {

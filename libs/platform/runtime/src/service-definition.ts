@@ -1,5 +1,6 @@
 import { CanActivate, DynamicModule, Type } from '@nestjs/common';
 import type { MixedList } from 'typeorm';
+import type { AuthorizationAction, JobDeclaration } from '@lp/contracts';
 
 /**
  * The authorization guard as the runtime sees it. The guard library sits above the platform libs (it
@@ -10,6 +11,8 @@ export interface AuthorizationPort {
   module(options: { decisionTimeoutMs: number }): DynamicModule;
   /** The guard class: the runtime hands the app's instance to the RPC server's own enhancers. */
   guard: Type<CanActivate>;
+  /** `@Authorize` for the handlers the runtime itself adds to every service (jobs, diagnostics). */
+  authorize(requirement: { module: string; resource: string; action: AuthorizationAction }): MethodDecorator;
 }
 
 /**
@@ -35,6 +38,12 @@ export interface ServiceDefinition {
   authorization: AuthorizationPort;
   /** The service's feature modules. */
   modules: Array<Type | DynamicModule>;
+  /**
+   * The service's code catalog of background jobs (specs/operations.md §1), each declared beside
+   * its work (`declareJob` in a `*.jobs.ts`) and bound there (`@JobHandler`). Operations reads it
+   * over RPC, seeds its definitions from it and has the service run them.
+   */
+  jobs?: readonly JobDeclaration[];
   openApi: { title: string; description: string };
 }
 

@@ -26,6 +26,8 @@ import { platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
 import { RetentionModule } from './retention-scheduler';
+import { ServiceJobsModule } from '@lp/platform/jobs';
+import { serviceJobsRpcController } from './service-jobs.rpc-controller';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -88,10 +90,11 @@ export class ServiceHostModule implements NestModule {
         ServiceDataSourceModule.forRoot(service.name),
         InfrastructureModule.forRoot(service, runtime),
         RetentionModule.forService(service.name),
+        ServiceJobsModule.forService(service.name, service.jobs ?? []),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],
-      controllers: [HealthController, MetricsController],
+      controllers: [HealthController, MetricsController, serviceJobsRpcController(service.authorization)],
       providers: [
         { provide: SERVICE_NAME, useValue: service.name },
         {

@@ -1,0 +1,3 @@
+export * from './job-catalog';
+export * from './fleet-services';
+export * from './service-rpc';

@@ -1,0 +1,8 @@
+import { JobDefinitionEntity } from './job-definition.entity';
+import { JobExecutionEntity } from './job-execution.entity';
+
+export * from './job-definition.entity';
+export * from './job-execution.entity';
+
+/** Every entity of the operations schemas (`ops`, and `platform` for tenants). */
+export const OPERATIONS_ENTITIES = [JobDefinitionEntity, JobExecutionEntity];
