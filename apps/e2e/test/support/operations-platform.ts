@@ -1,0 +1,60 @@
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { AccessTokenSubject } from '@lp/platform/auth';
+import { createServiceApp, ServiceApp } from '@lp/platform/runtime';
+import { operationsService } from '@lp/service/operations';
+import { PolicyTestPlatform } from './policy-platform';
+
+/**
+ * The operations service (one or more instances, as replicas sharing one database and queue) with
+ * policy-management and authz-decision behind its guard, on PostgreSQL, RabbitMQ and Redis, in a
+ * database, queue prefix and key prefix of its own. Use inside
+ * `describeWithServers(['postgres', 'rabbitmq', 'redis'], ...)`:
+ *
+ *   const platform = new OperationsTestPlatform('jobs');
+ *   beforeAll(() => platform.start(), 90_000);
+ *   afterAll(() => platform.stop());
+ *   await platform.ops().get('/api/operations/jobs').expect(200);
+ */
+export class OperationsTestPlatform extends PolicyTestPlatform {
+  readonly operations: ServiceApp[] = [];
+  /** operations' DataSource (schemas `ops` and `platform`). */
+  opsSql!: DataSource;
+
+  constructor(
+    name: string,
+    private readonly opsOptions: { operationsInstances?: number; env?: Record<string, string> } = {},
+  ) {
+    super(name, { env: opsOptions.env });
+  }
+
+  override async start(): Promise<this> {
+    await super.start();
+    for (let i = 0; i < (this.opsOptions.operationsInstances ?? 1); i++) this.operations.push(await createServiceApp(operationsService, this.runtime));
+    const first = this.operations[0];
+    if (!first) throw new Error('no operations instance');
+    this.opsSql = first.app.get(DataSource);
+    return this;
+  }
+
+  override async stop(): Promise<void> {
+    for (const { app } of [...this.operations].reverse()) await app.close();
+    await super.stop();
+  }
+
+  /** Requests to operations instance `instance` (default the first) as `sub` of `tenantId` (default the seeded admin). */
+  ops(sub: string = SEEDED_ADMIN_SUBJECT, tenantId: string = SEEDED_TENANT, extra: Partial<AccessTokenSubject> = {}, instance = 0) {
+    const auth = `Bearer ${this.token({ sub, tenantId, ...extra })}`;
+    const app = this.operations[instance];
+    if (!app) throw new Error(`no operations instance ${instance}`);
+    const http = app.http;
+    return {
+      get: (path: string) => request(http).get(path).set('Authorization', auth),
+      post: (path: string) => request(http).post(path).set('Authorization', auth),
+      put: (path: string) => request(http).put(path).set('Authorization', auth),
+      patch: (path: string) => request(http).patch(path).set('Authorization', auth),
+      delete: (path: string) => request(http).delete(path).set('Authorization', auth),
+    };
+  }
+}
