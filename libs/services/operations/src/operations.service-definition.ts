@@ -3,6 +3,7 @@ import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateJobTables1764000000000 } from './migrations/1764000000000-CreateJobTables';
+import { OPERATIONS_JOBS } from './jobs/operations.jobs';
 import { OperationsModule } from './operations.module';
 import { OPERATIONS_ENTITIES } from './store';
 
@@ -22,6 +23,7 @@ export const operationsService = defineService({
     migrations: [createMessagingTablesMigration(OPERATIONS_SCHEMA), createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA), CreateJobTables1764000000000],
   },
   modules: [OperationsModule],
+  jobs: OPERATIONS_JOBS,
   openApi: {
     title: 'Operations',
     description: 'Background-job control, the tenant store and fleet-wide diagnostics (governance, adapters, connectors, configuration).',

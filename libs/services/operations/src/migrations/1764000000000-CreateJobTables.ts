@@ -45,7 +45,7 @@ export class CreateJobTables1764000000000 implements MigrationInterface {
         "actor" varchar(255) NOT NULL,
         "dispatched_by" varchar(255) NOT NULL,
         CONSTRAINT "ck_job_execution_trigger" CHECK ("trigger" IN ('schedule', 'manual')),
-        CONSTRAINT "ck_job_execution_status" CHECK ("status" IN ('running', 'succeeded', 'failed', 'abandoned')),
+        CONSTRAINT "ck_job_execution_status" CHECK ("status" IN ('running', 'succeeded', 'failed', 'skipped', 'abandoned')),
         CONSTRAINT "ck_job_execution_scheduled_tick" CHECK (("trigger" = 'schedule') = ("scheduled_for" IS NOT NULL))
       )`);
     await q.query(`CREATE INDEX "ix_job_execution_job_started" ON "ops"."job_execution" ("job_name", "started_at" DESC, "id" DESC)`);

@@ -1,9 +1,13 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { JobTrigger } from '@lp/contracts';
 
-/** `running` until the owner answers; `abandoned` when its lease ran out without an answer (a replica died). */
-export type JobExecutionStatus = 'running' | 'succeeded' | 'failed' | 'abandoned';
-export const JOB_EXECUTION_STATUSES: readonly JobExecutionStatus[] = ['running', 'succeeded', 'failed', 'abandoned'];
+/**
+ * `running` until the owner answers; `skipped` when a tick came while the job's previous run was
+ * still going (runs of one job never overlap); `abandoned` when a run's lease ran out without an
+ * answer (the dispatching replica died).
+ */
+export type JobExecutionStatus = 'running' | 'succeeded' | 'failed' | 'skipped' | 'abandoned';
+export const JOB_EXECUTION_STATUSES: readonly JobExecutionStatus[] = ['running', 'succeeded', 'failed', 'skipped', 'abandoned'];
 
 /**
  * The execution audit (specs/operations.md §6): one row per run, scheduled or manual. A scheduled

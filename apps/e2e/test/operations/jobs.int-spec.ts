@@ -1,0 +1,245 @@
+import { AuthorizationAction, permissionCode, ServiceRpc, TrustedCaller } from '@lp/contracts';
+import { RpcClient } from '@lp/platform/messaging';
+import { describeWithServers } from '@lp/platform/testing';
+import { JobCatalogSync, JobScheduler, OperationsJobs } from '@lp/service/operations';
+import { expectProblem } from '../support/policy-platform';
+import { OperationsTestPlatform } from '../support/operations-platform';
+
+const JOB = OperationsJobs.executionRetention.jobName;
+const path = (suffix = '') => `/api/operations/jobs/${JOB}${suffix}`;
+
+interface Entry {
+  jobName: string;
+  cronExpression: string | null;
+  enabled: boolean;
+  catalogDefault: { cronExpression: string | null };
+  nextRunAt: string | null;
+  lastRun: { status: string; trigger: string } | null;
+}
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: definitions, schedule control, manual runs and their audit', () => {
+  const platform = new OperationsTestPlatform('ops-jobs', { env: { OPERATIONS_SCHEDULER_TICK_MS: '100' } });
+  const row = async () =>
+    (await platform.opsSql.query(`SELECT cron, interval_seconds, enabled, next_run_at FROM ops.job_definition WHERE job_name = $1`, [JOB]))[0] as {
+      cron: string | null;
+      interval_seconds: number | null;
+      enabled: boolean;
+      next_run_at: Date | null;
+    };
+
+  beforeAll(async () => {
+    await platform.start();
+    const sync = await platform.operations[0]?.app.get(JobCatalogSync).syncNow();
+    expect(sync?.every((s) => 'jobs' in s)).toBe(true);
+  }, 90_000);
+  afterAll(() => platform.stop());
+
+  it('seeds definitions from every service catalog, idempotently, and lists them sorted with the effective schedule', async () => {
+    const again = await platform.operations[0]?.app.get(JobCatalogSync).syncNow();
+    expect(again?.flatMap((s) => ('changes' in s ? s.changes.inserted : []))).toEqual([]);
+    const { body } = await platform.ops().get('/api/operations/jobs').expect(200);
+    const names = (body as Entry[]).map((e) => e.jobName);
+    expect(names).toEqual([...names].sort());
+    const entry = (body as Entry[]).find((e) => e.jobName === JOB);
+    expect(entry).toEqual(
+      expect.objectContaining({
+        source: 'operations',
+        moduleName: 'JobsModule',
+        isCritical: false,
+        cronExpression: '37 3 * * *',
+        enabled: true,
+        catalogDefault: { cronExpression: '37 3 * * *' },
+        lastRun: null,
+      }),
+    );
+    expect(Date.parse(entry?.nextRunAt ?? '')).toBeGreaterThan(Date.now());
+  });
+
+  it('PUT replaces all three fields and answers the entry; the list then shows the persisted schedule, not the default', async () => {
+    const { body } = await platform.ops().put(path()).send({ cronExpression: null, intervalSeconds: 3600, enabled: false }).expect(200);
+    expect(body).toEqual(
+      expect.objectContaining({ cronExpression: 'interval:3600s', enabled: false, nextRunAt: null, catalogDefault: { cronExpression: '37 3 * * *' } }),
+    );
+    const list = (await platform.ops().get('/api/operations/jobs').expect(200)).body as Entry[];
+    expect(list.find((e) => e.jobName === JOB)).toEqual(expect.objectContaining({ cronExpression: 'interval:3600s', enabled: false }));
+    // What the list shows can be sent back as it is.
+    await platform.ops().put(path()).send({ cronExpression: 'interval:3600s', enabled: true }).expect(200);
+    expect(await row()).toEqual(expect.objectContaining({ cron: null, interval_seconds: 3600, enabled: true }));
+    const trimmed = await platform.ops().put(path()).send({ cronExpression: '  0 */2 * * *  ', intervalSeconds: null, enabled: true }).expect(200);
+    expect(trimmed.body.cronExpression).toBe('0 */2 * * *');
+  });
+
+  it('refuses a bad schedule with its code and writes nothing', async () => {
+    await platform.ops().put(path()).send({ cronExpression: '15 4 * * *', intervalSeconds: null, enabled: true }).expect(200);
+    const before = await row();
+    const cases: Array<[object, number, string]> = [
+      [{ cronExpression: '* * * * *', intervalSeconds: 60, enabled: true }, 409, 'ScheduleConflict'],
+      [{ cronExpression: null, intervalSeconds: null, enabled: true }, 422, 'ScheduleRequired'],
+      [{ intervalSeconds: 0, enabled: true }, 400, 'Validation.Failed'],
+      [{ intervalSeconds: -5, enabled: false }, 400, 'Validation.Failed'],
+      [{ intervalSeconds: 1.5, enabled: true }, 400, 'Validation.Failed'],
+      [{ cronExpression: `${'1,'.repeat(80)}1 * * * *`, enabled: true }, 400, 'ScheduleInvalid'],
+      [{ cronExpression: 'every day at noon', enabled: true }, 400, 'ScheduleInvalid'],
+      [{ cronExpression: '61 * * * *', enabled: true }, 400, 'ScheduleInvalid'],
+      [{ cronExpression: '* * * * *' }, 400, 'Validation.Failed'],
+    ];
+    for (const [body, status, code] of cases) {
+      const res = await platform.ops().put(path()).send(body);
+      expectProblem(res, status, code);
+    }
+    expect(await row()).toEqual(before);
+    expectProblem(await platform.ops().put('/api/operations/jobs/nobody.no-such-job').send({ intervalSeconds: 60, enabled: true }), 404, 'NotFound');
+  });
+
+  it('stop and start keep cron and interval; start without a schedule is ScheduleRequired; unknown jobs are NotFound', async () => {
+    await platform.ops().put(path()).send({ intervalSeconds: 900, enabled: true }).expect(200);
+    const stopped = await platform.ops().post(path('/stop')).expect(200);
+    expect(stopped.body).toEqual(expect.objectContaining({ enabled: false, cronExpression: 'interval:900s', nextRunAt: null }));
+    const started = await platform.ops().post(path('/start')).expect(200);
+    expect(started.body).toEqual(expect.objectContaining({ enabled: true, cronExpression: 'interval:900s' }));
+    expect(Date.parse(started.body.nextRunAt)).toBeGreaterThan(Date.now());
+    // Started again while enabled: the next tick stays where it was.
+    expect((await platform.ops().post(path('/start')).expect(200)).body.nextRunAt).toBe(started.body.nextRunAt);
+    await platform.ops().put(path()).send({ enabled: false }).expect(200);
+    expectProblem(await platform.ops().post(path('/start')), 422, 'ScheduleRequired');
+    expect(await row()).toEqual(expect.objectContaining({ cron: null, interval_seconds: null, enabled: false }));
+    for (const action of ['stop', 'start', 'run'])
+      expectProblem(await platform.ops().post(`/api/operations/jobs/nobody.no-such-job/${action}`), 404, 'NotFound');
+    expectProblem(await platform.ops().get('/api/operations/jobs/nobody.no-such-job/executions'), 404, 'NotFound');
+  });
+
+  it('two racing PUTs: the last writer wins whole, never a mix of the two', async () => {
+    for (let round = 0; round < 5; round++) {
+      const [a, b] = await Promise.all([
+        platform
+          .ops()
+          .put(path())
+          .send({ cronExpression: `${round} 1 * * *`, enabled: true }),
+        platform
+          .ops()
+          .put(path())
+          .send({ intervalSeconds: 600 + round, enabled: false }),
+      ]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      const final = await row();
+      const cronWon = { cron: `${round} 1 * * *`, interval_seconds: null, enabled: true };
+      const intervalWon = { cron: null, interval_seconds: 600 + round, enabled: false };
+      expect([cronWon, intervalWon]).toContainEqual({ cron: final.cron, interval_seconds: final.interval_seconds, enabled: final.enabled });
+    }
+  });
+
+  it('runs a stopped job by hand, audits the run, and lists executions newest first', async () => {
+    await platform.ops().put(path()).send({ cronExpression: '0 4 * * *', enabled: false }).expect(200);
+    const first = await platform.ops().post(path('/run')).set('X-Correlation-Id', 'manual-run-1').expect(200);
+    expect(first.body).toEqual(expect.objectContaining({ status: 'succeeded', detail: expect.stringMatching(/executions older than 30 days deleted/) }));
+    expect(first.body.execution).toEqual(
+      expect.objectContaining({ jobName: JOB, trigger: 'manual', status: 'succeeded', actor: 'admin', correlationId: 'manual-run-1', scheduledFor: null }),
+    );
+    const second = await platform.ops().post(path('/run')).expect(200);
+    const page = await platform
+      .ops()
+      .get(`${path('/executions')}?pageSize=1`)
+      .expect(200);
+    expect(page.body).toEqual(expect.objectContaining({ pageIndex: 0, pageSize: 1, totalCount: expect.any(Number) }));
+    expect(page.body.items.map((e: { executionId: string }) => e.executionId)).toEqual([second.body.execution.executionId]);
+    const list = (await platform.ops().get('/api/operations/jobs').expect(200)).body as Entry[];
+    expect(list.find((e) => e.jobName === JOB)?.lastRun).toEqual(expect.objectContaining({ status: 'succeeded', trigger: 'manual' }));
+    expect(await row()).toEqual(expect.objectContaining({ enabled: false }));
+  });
+
+  it('audits an exception as a failure and rethrows it as problem+json', async () => {
+    await platform.opsSql.query(
+      `CREATE FUNCTION ops.refuse_delete() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'deletes refused by the test'; END $$`,
+    );
+    await platform.opsSql.query(`CREATE TRIGGER refuse_delete BEFORE DELETE ON ops.job_execution FOR EACH STATEMENT EXECUTE FUNCTION ops.refuse_delete()`);
+    try {
+      const res = await platform.ops().post(path('/run'));
+      expect(res.status).toBeGreaterThanOrEqual(500);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      const [audit] = await platform.opsSql.query(`SELECT status, error_code FROM ops.job_execution WHERE job_name = $1 ORDER BY started_at DESC LIMIT 1`, [
+        JOB,
+      ]);
+      expect(audit).toEqual({ status: 'failed', error_code: res.body.code });
+    } finally {
+      await platform.opsSql.query(`DROP TRIGGER refuse_delete ON ops.job_execution; DROP FUNCTION ops.refuse_delete()`);
+    }
+  });
+
+  it('a broken audit sink changes nothing: the run still happens and answers as it would', async () => {
+    await platform.opsSql.query(`CREATE FUNCTION ops.refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit sink down'; END $$`);
+    await platform.opsSql.query(`CREATE TRIGGER refuse_audit BEFORE INSERT OR UPDATE ON ops.job_execution FOR EACH ROW EXECUTE FUNCTION ops.refuse_audit()`);
+    try {
+      const before = (await platform.opsSql.query(`SELECT count(*)::int AS n FROM ops.job_execution`))[0].n;
+      const res = await platform.ops().post(path('/run')).expect(200);
+      expect(res.body.status).toBe('succeeded');
+      expect((await platform.opsSql.query(`SELECT count(*)::int AS n FROM ops.job_execution`))[0].n).toBe(before);
+    } finally {
+      await platform.opsSql.query(`DROP TRIGGER refuse_audit ON ops.job_execution; DROP FUNCTION ops.refuse_audit()`);
+    }
+  });
+
+  describe('permissions', () => {
+    beforeAll(() => platform.grantRole('default', 'viewer', 'job-viewer', [permissionCode('operations', 'jobs', AuthorizationAction.View)]));
+
+    it('denies every route to a caller without the job permissions', async () => {
+      const nobody = platform.ops('nobody');
+      expectProblem(await nobody.get('/api/operations/jobs'), 403, 'Authorization.Denied');
+      expectProblem(await nobody.get(path('/executions')), 403, 'Authorization.Denied');
+      expectProblem(await nobody.put(path()).send({ intervalSeconds: 60, enabled: true }), 403, 'Authorization.Denied');
+      for (const action of ['stop', 'start', 'run']) expectProblem(await nobody.post(path(`/${action}`)), 403, 'Authorization.Denied');
+    });
+
+    it('operations.jobs.view reads but does not write or run', async () => {
+      const viewer = platform.ops('viewer');
+      await viewer.get('/api/operations/jobs').expect(200);
+      await viewer.get(path('/executions')).expect(200);
+      expectProblem(await viewer.put(path()).send({ intervalSeconds: 60, enabled: true }), 403, 'Authorization.Denied');
+      expectProblem(await viewer.post(path('/run')), 403, 'Authorization.Denied');
+    });
+
+    it("the owner's RPC handlers decide too: a caller without the permission cannot read a catalog or run a job over the broker", async () => {
+      const rpc = platform.policy.app.get(RpcClient);
+      const nobody: TrustedCaller = { kind: 'user', subject: 'nobody', tenantId: 'default', scopes: [], claimsDigest: 'nobody' };
+      await expect(rpc.call(ServiceRpc.jobCatalog('policy-management'), { caller: nobody, payload: {} })).rejects.toMatchObject({
+        problem: { status: 403, code: 'Authorization.Denied' },
+      });
+      const run = { jobName: JOB, trigger: 'manual' as const, executionId: '00000000-0000-4000-8000-000000000001' };
+      await expect(rpc.call(ServiceRpc.runJob('operations'), { caller: nobody, payload: run })).rejects.toMatchObject({
+        problem: { status: 403, code: 'Authorization.Denied' },
+      });
+    });
+  });
+});
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations scheduler: two replicas run each tick exactly once', () => {
+  const platform = new OperationsTestPlatform('ops-sched', { operationsInstances: 2, env: { OPERATIONS_SCHEDULER_TICK_MS: '100' } });
+
+  beforeAll(async () => {
+    await platform.start();
+    await platform.operations[0]?.app.get(JobCatalogSync).syncNow();
+  }, 90_000);
+  afterAll(() => platform.stop());
+
+  it('a 1-second interval job over 10 s runs 10±1 times in total across both replicas, never twice for one tick', async () => {
+    const since = new Date();
+    await platform.ops().put(path()).send({ intervalSeconds: 1, enabled: true }).expect(200);
+    const windowEnd = since.getTime() + 10_000;
+    // Waits for the window to pass (the condition is the clock itself), then stops and lets runs in flight end.
+    while (Date.now() < windowEnd) await new Promise((resolve) => setTimeout(resolve, Math.min(250, windowEnd - Date.now())));
+    await platform.ops().post(path('/stop')).expect(200);
+    for (const ops of platform.operations) await ops.app.get(JobScheduler).idle();
+    const runs: Array<{ scheduled_for: Date; status: string; dispatched_by: string }> = await platform.opsSql.query(
+      `SELECT scheduled_for, status, dispatched_by FROM ops.job_execution WHERE job_name = $1 AND trigger = 'schedule' AND scheduled_for <= $2 ORDER BY scheduled_for`,
+      [JOB, new Date(windowEnd)],
+    );
+    expect(runs.length).toBeGreaterThanOrEqual(9);
+    expect(runs.length).toBeLessThanOrEqual(11);
+    expect(new Set(runs.map((r) => r.scheduled_for.getTime())).size).toBe(runs.length);
+    expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
+    // Ticks one interval apart: no drift from the scheduler's own lateness.
+    for (let i = 1; i < runs.length; i++) {
+      const [a, b] = [runs[i - 1], runs[i]];
+      if (a && b) expect(b.scheduled_for.getTime() - a.scheduled_for.getTime()).toBe(1000);
+    }
+  }, 40_000);
+});

@@ -1,0 +1,39 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { JobExecutionStatus } from '../../store';
+
+export class JobLastRun {
+  @ApiProperty({ format: 'uuid' }) executionId!: string;
+  @ApiProperty({ enum: ['running', 'succeeded', 'failed', 'skipped', 'abandoned'] }) status!: JobExecutionStatus;
+  @ApiProperty({ enum: ['schedule', 'manual'] }) trigger!: 'schedule' | 'manual';
+  @ApiProperty({ type: String, format: 'date-time' }) startedAt!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: string | null;
+  @ApiProperty({ type: String, nullable: true }) errorCode!: string | null;
+}
+
+export class JobCatalogDefault {
+  @ApiProperty({ type: String, nullable: true, description: "The catalog's default, in the same rendering as `cronExpression`." })
+  cronExpression!: string | null;
+}
+
+/**
+ * A job schedule entry (spec §2): the catalog's facts and the **effective persisted** schedule and
+ * Enabled (not the catalog default the spec admits showing after an update), with the default,
+ * the next tick and the last run beside them.
+ */
+export class JobScheduleEntryResponse {
+  @ApiProperty({ example: 'authz-decision.decision-audit-retention' }) jobName!: string;
+  @ApiProperty({ description: 'The owning service, whose queue runs the job.' }) source!: string;
+  @ApiProperty() description!: string;
+  @ApiProperty() moduleName!: string;
+  @ApiProperty() isCritical!: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'The cron expression, `interval:{seconds}s` for an interval, or null when unscheduled. Test the `interval:` prefix first.',
+  })
+  cronExpression!: string | null;
+  @ApiProperty() enabled!: boolean;
+  @ApiProperty({ type: JobCatalogDefault }) catalogDefault!: JobCatalogDefault;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The next tick; null while disabled.' }) nextRunAt!: string | null;
+  @ApiProperty({ type: JobLastRun, nullable: true }) lastRun!: JobLastRun | null;
+}
