@@ -20,7 +20,11 @@ describe('declareJob', () => {
 
   it('trims a cron default and keeps an unscheduled job unscheduled', () => {
     expect(declareJob({ ...base, schedule: { cron: '  17 3 * * *  ' } }).defaultSchedule).toEqual({ cron: '17 3 * * *' });
-    expect(declareJob({ ...base, schedule: null, isCritical: true, timeoutSeconds: 30 })).toMatchObject({ defaultSchedule: null, isCritical: true, timeoutSeconds: 30 });
+    expect(declareJob({ ...base, schedule: null, isCritical: true, timeoutSeconds: 30 })).toMatchObject({
+      defaultSchedule: null,
+      isCritical: true,
+      timeoutSeconds: 30,
+    });
   });
 
   it('refuses a name that is not dotted lower-case, naming it', () => {
@@ -32,7 +36,9 @@ describe('declareJob', () => {
     expect(() => declareJob({ ...base, schedule: { cron: '   ' } })).toThrow(/policy-management\.expire-grants: cron must be 1 to 160 characters/);
     expect(() => declareJob({ ...base, schedule: { cron: '*'.repeat(161) } })).toThrow(/cron must be 1 to 160/);
     for (const intervalSeconds of [0, -5, 1.5]) {
-      expect(() => declareJob({ ...base, schedule: { intervalSeconds } })).toThrow(/policy-management\.expire-grants: intervalSeconds must be a positive integer/);
+      expect(() => declareJob({ ...base, schedule: { intervalSeconds } })).toThrow(
+        /policy-management\.expire-grants: intervalSeconds must be a positive integer/,
+      );
     }
   });
 });

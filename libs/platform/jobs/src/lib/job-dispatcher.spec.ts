@@ -27,7 +27,9 @@ describe('JobDispatcher', () => {
   });
 
   it('refuses a catalog entry without a binding, naming it', () => {
-    expect(closureError('svc', [job('purge'), job('sweep')], [bind('svc.purge', 'A.run')]).problems).toEqual(['svc.sweep is in the catalog but has no binding']);
+    expect(closureError('svc', [job('purge'), job('sweep')], [bind('svc.purge', 'A.run')]).problems).toEqual([
+      'svc.sweep is in the catalog but has no binding',
+    ]);
   });
 
   it('refuses a binding absent from the catalog, naming it and who bound it', () => {
@@ -37,15 +39,18 @@ describe('JobDispatcher', () => {
   });
 
   it('refuses an entry declared twice or declared by another service', () => {
-    expect(closureError('svc', [job('purge'), job('purge'), job('other', 'elsewhere')], [bind('svc.purge', 'A.run'), bind('elsewhere.other', 'B.run')]).problems).toEqual([
-      'svc.purge is declared twice in the catalog',
-      'elsewhere.other is declared with source elsewhere, not svc',
-    ]);
+    expect(
+      closureError('svc', [job('purge'), job('purge'), job('other', 'elsewhere')], [bind('svc.purge', 'A.run'), bind('elsewhere.other', 'B.run')]).problems,
+    ).toEqual(['svc.purge is declared twice in the catalog', 'elsewhere.other is declared with source elsewhere, not svc']);
   });
 
   it('lists every problem at once, so one boot shows the whole closure', () => {
     const error = closureError('svc', [job('a'), job('b')], [bind('svc.a', 'X.a'), bind('svc.a', 'Y.a'), bind('svc.c', 'Z.c')]);
-    expect(error.problems).toEqual(['svc.a has 2 bindings: X.a, Y.a', 'svc.c is bound by Z.c but absent from the catalog', 'svc.b is in the catalog but has no binding']);
+    expect(error.problems).toEqual([
+      'svc.a has 2 bindings: X.a, Y.a',
+      'svc.c is bound by Z.c but absent from the catalog',
+      'svc.b is in the catalog but has no binding',
+    ]);
   });
 
   it('runs a job by its name and turns what the binding answers into a result', async () => {
