@@ -1,18 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { platformConfig, RetentionScheduler } from '@lp/platform/runtime';
-import { RetentionRegistry } from '@lp/platform/persistence';
+import { INestApplication } from '@nestjs/common';
+import { JobRunResult } from '@lp/contracts';
+import { ServiceJobs } from '@lp/platform/jobs';
+import { platformConfig } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
-import { authzDecisionConfig, DecisionAuditRetention, ensureMonthlyPartition, monthStart, partitionName } from '@lp/service/authz-decision';
-import { PolicyManagementRetention, policyManagementConfig } from '@lp/service/policy-management';
+import { authzDecisionConfig, decisionAuditRetentionJob, ensureMonthlyPartition, monthStart, partitionName } from '@lp/service/authz-decision';
+import { changeLogRetentionJob, policyManagementConfig } from '@lp/service/policy-management';
 import { PolicyTestPlatform } from './support/policy-platform';
 
 const DAY = 86_400_000;
 
+/** Runs a job of the app's service as operations would have it run (scheduled tick at `now`). */
+function runJob(app: INestApplication, jobName: string, now: Date): Promise<JobRunResult> {
+  return app.get(ServiceJobs).run({ jobName, trigger: 'schedule', executionId: randomUUID(), scheduledFor: now, now });
+}
+
 /**
- * Retention on PostgreSQL with both services running: batches of RETENTION_BATCH_SIZE (10 here),
- * the decision audit purged by partition drops, partitions kept ahead, a default partition that
- * catches what no month holds.
+ * Retention on PostgreSQL with both services running, each purge a job of its service run through
+ * its dispatcher: batches of RETENTION_BATCH_SIZE (10 here), the decision audit purged by partition
+ * drops, partitions kept ahead, a default partition that catches what no month holds.
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, the change log and processed events', () => {
   const platform = new PolicyTestPlatform('retention', { env: { RETENTION_BATCH_SIZE: '10' } });
@@ -49,12 +56,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
       );
     await insert(ago(91), 25);
     await insert(ago(89), 3);
-    const run = await platform.policy.app.get(PolicyManagementRetention).changeLog().purge(now);
-    expect(run).toMatchObject({ rows: 25, batches: 3 }); // 10 + 10 + 5
+    const run = await runJob(platform.policy.app, changeLogRetentionJob.jobName, now);
+    expect(run).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^25 rows in 3 batches, /) }); // 10 + 10 + 5
     expect(await platform.count('policy_change_log', `tenant_id = 't-retention'`)).toBe(3);
+    // Nothing left past retention: a second run deletes nothing.
+    expect((await runJob(platform.policy.app, changeLogRetentionJob.jobName, now)).detail).toMatch(/^0 rows in 1 batches, /);
   });
 
-  it('purges processed events past PROCESSED_EVENT_RETENTION_DAYS in every service, through the scheduled run', async () => {
+  it('purges processed events past PROCESSED_EVENT_RETENTION_DAYS in every service, through each service\'s own job', async () => {
     for (const [ds, schema] of [
       [platform.sql, 'authz'],
       [audit, 'authz_audit'],
@@ -65,14 +74,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
       );
       await ds.query(`INSERT INTO "${schema}"."processed_event" (consumer, event_id, processed_at) VALUES ('retention-test', 'new', $1)`, [ago(6)]);
     }
-    for (const app of [platform.policy.app, platform.decisionInstances[0]!.app]) {
-      expect(
-        app
-          .get(RetentionRegistry)
-          .list()
-          .map((t) => t.name),
-      ).toEqual(expect.arrayContaining([expect.stringMatching(/\.processed-events$/)]));
-      await app.get(RetentionScheduler).runAll(now);
+    for (const [app, service] of [
+      [platform.policy.app, 'policy-management'],
+      [platform.decisionInstances[0]!.app, 'authz-decision'],
+    ] as const) {
+      const jobName = `${service}.processed-events-retention`;
+      expect(app.get(ServiceJobs).catalog.map((j) => j.jobName)).toContain(jobName);
+      expect(await runJob(app, jobName, now)).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^12 rows in 2 batches, /) });
     }
     for (const [ds, schema] of [
       [platform.sql, 'authz'],
@@ -102,9 +110,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     const inDefault = await Promise.all(Array.from({ length: 15 }, () => insertAudit(new Date(oldMonth.getTime() - 40 * DAY))));
     const recent = await insertAudit(ago(10));
 
-    const run = await platform.decisionInstances[0]!.app.get(DecisionAuditRetention).purge(now);
+    const run = await runJob(platform.decisionInstances[0]!.app, decisionAuditRetentionJob.jobName, now);
+    expect(run.status).toBe('succeeded');
+    expect(run.detail).toMatch(/^15 rows in 2 batches, /);
     expect(run.detail).toContain(`dropped partitions ${partitionName(oldMonth)}`);
-    expect(run).toMatchObject({ rows: 15, batches: 2 });
     expect(await partitionExists(partitionName(oldMonth))).toBe(false);
     expect(await partitionOf(inOldMonth)).toBeUndefined();
     for (const id of inDefault) expect(await partitionOf(id)).toBeUndefined();

@@ -12,6 +12,8 @@ import { AnyEventContract, eventContract, eventFamily, EventPayloadOf } from './
 const changeKind = z.enum(['created', 'updated', 'deleted']);
 export type ChangeKind = z.infer<typeof changeKind>;
 const grantChange = z.enum(['granted', 'revoked']);
+/** A time-boxed grant also ends on its own: `expired` is recorded by policy-management's grant-expiry job. */
+const timeBoxedGrantChange = z.enum(['granted', 'revoked', 'expired']);
 const id = z.string().min(1);
 
 const roleChanged = z.object({
@@ -60,7 +62,7 @@ const relationChanged = z.object({
 export type RelationChangedPayload = z.infer<typeof relationChanged>;
 
 /** Both the delegator and the delegate are named. */
-const delegationChanged = z.object({ tenantId: id, delegationId: id, subjects: z.array(id), change: grantChange });
+const delegationChanged = z.object({ tenantId: id, delegationId: id, subjects: z.array(id), change: timeBoxedGrantChange });
 export type DelegationChangedPayload = z.infer<typeof delegationChanged>;
 
 /** `subject` is the grantee. */
@@ -70,7 +72,7 @@ const temporaryGrantChanged = z.object({
   subject: id,
   permissionCodes: z.array(id),
   expiresAt: z.string(),
-  change: grantChange,
+  change: timeBoxedGrantChange,
 });
 export type TemporaryGrantChangedPayload = z.infer<typeof temporaryGrantChanged>;
 

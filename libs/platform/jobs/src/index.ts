@@ -2,3 +2,4 @@ export * from './lib/job-declaration';
 export * from './lib/job-handler';
 export * from './lib/job-dispatcher';
 export * from './lib/service-jobs';
+export * from './lib/job-closure';

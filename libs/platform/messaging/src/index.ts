@@ -32,5 +32,6 @@ export * from './lib/outbox/messaging-entities';
 export * from './lib/outbox/messaging-tables.migration';
 export * from './lib/outbox/outbox-writer';
 export * from './lib/outbox/outbox-relay';
+export * from './lib/outbox/outbox.jobs';
 export * from './lib/outbox/idempotent-consumer';
 export * from './lib/outbox/table-name';

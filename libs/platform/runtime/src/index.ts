@@ -12,4 +12,4 @@ export * from './metrics.controller';
 export * from './infrastructure.module';
 export * from './http-server';
 export * from './fleet-supervisor';
-export * from './retention-scheduler';
+export * from './platform-jobs';

@@ -15,12 +15,6 @@ export const platformConfig = declareConfig('platform', {
     default: 10000,
     min: 0,
   },
-  RETENTION_SCHEDULE: {
-    type: 'string',
-    group: 'retention',
-    description: 'cron expression (with optional seconds) of the daily retention run of every service: purges past retention, partitions ahead',
-    default: '17 3 * * *',
-  },
   RETENTION_BATCH_SIZE: {
     type: 'int',
     group: 'retention',

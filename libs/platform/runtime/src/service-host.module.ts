@@ -25,7 +25,7 @@ import { MetricsController } from './metrics.controller';
 import { platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
-import { RetentionModule } from './retention-scheduler';
+import { platformJobs, PlatformJobsModule } from './platform-jobs';
 import { ServiceJobsModule } from '@lp/platform/jobs';
 import { serviceJobsRpcController } from './service-jobs.rpc-controller';
 
@@ -89,8 +89,9 @@ export class ServiceHostModule implements NestModule {
         }),
         ServiceDataSourceModule.forRoot(service.name),
         InfrastructureModule.forRoot(service, runtime),
-        RetentionModule.forService(service.name),
-        ServiceJobsModule.forService(service.name, service.jobs ?? []),
+        // The platform's jobs of every service (processed events, outbox sweep), then the service's own.
+        PlatformJobsModule.forService(service.name),
+        ServiceJobsModule.forService(service.name, [...platformJobs(service.name), ...(service.jobs ?? [])]),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],

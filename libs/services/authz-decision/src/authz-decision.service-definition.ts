@@ -2,6 +2,7 @@ import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
+import { decisionAuditRetentionJob } from './audit/decision-audit.jobs';
 import { AuthzDecisionModule } from './authz-decision.module';
 import { DECISION_AUDIT_MIGRATIONS } from './migrations';
 
@@ -25,6 +26,7 @@ export const authzDecisionService = defineService({
     ],
   },
   modules: [AuthzDecisionModule],
+  jobs: [decisionAuditRetentionJob],
   openApi: {
     title: 'Authorization decisions',
     description: 'Decision runtime of the authorization platform: RPC authz.decide and the HTTP decision routes.',

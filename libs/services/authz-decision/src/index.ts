@@ -10,4 +10,5 @@ export { DecisionService } from './decisions/decision.service';
 export { authzDecisionConfig } from './authz-decision.config';
 // Retention: the task (run directly by tests and, later, the operations service) and the partitions it keeps.
 export { DecisionAuditRetention } from './audit/decision-audit-retention';
+export { decisionAuditRetentionJob } from './audit/decision-audit.jobs';
 export { ensureMonthlyPartition, monthStart, partitionName } from './audit/decision-audit-partitions';

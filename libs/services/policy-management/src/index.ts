@@ -3,3 +3,6 @@ export { CatalogIds, CatalogSeeder, catalogToSeed } from './catalog';
 export type { SeedReport } from './catalog';
 export { policyManagementConfig } from './policy-management.config';
 export { PolicyManagementRetention } from './retention/policy-management-retention.module';
+export { changeLogRetentionJob } from './retention/policy-management.jobs';
+export { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
+export { GrantExpiry } from './grant-expiry/grant-expiry.service';

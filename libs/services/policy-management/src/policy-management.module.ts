@@ -14,6 +14,7 @@ import { SharingModule } from './sharing/sharing.module';
 import { FieldSecurityModule } from './field-security/field-security.module';
 import { TenantBootstrapModule } from './tenant-bootstrap/tenant-bootstrap.module';
 import { PolicyManagementRetentionModule } from './retention/policy-management-retention.module';
+import { GrantExpiryModule } from './grant-expiry/grant-expiry.module';
 
 /**
  * Wires policy-management: its feature modules (each folder owns its module) and nothing else. The
@@ -36,6 +37,7 @@ import { PolicyManagementRetentionModule } from './retention/policy-management-r
     FieldSecurityModule,
     TenantBootstrapModule,
     PolicyManagementRetentionModule,
+    GrantExpiryModule,
   ],
 })
 export class PolicyManagementModule {}

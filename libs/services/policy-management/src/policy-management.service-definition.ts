@@ -7,6 +7,9 @@ import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-Crea
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { PolicyChangeLogTimeIndex1763700000003 } from './migrations/1763700000003-PolicyChangeLogTimeIndex';
+import { GrantExpiryRecorded1763700000004 } from './migrations/1763700000004-GrantExpiryRecorded';
+import { changeLogRetentionJob } from './retention/policy-management.jobs';
+import { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -25,9 +28,11 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
       PolicyChangeLogTimeIndex1763700000003,
       createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
+      GrantExpiryRecorded1763700000004,
     ],
   },
   modules: [PolicyManagementModule],
+  jobs: [changeLogRetentionJob, expireGrantsJob],
   openApi: {
     title: 'Policy management',
     description: 'Roles, bindings, permissions, ABAC rules, features and governance of the authorization platform.',

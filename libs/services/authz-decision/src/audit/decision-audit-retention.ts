@@ -1,39 +1,46 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectConfig } from '@lp/platform/config';
-import { purgeInBatches, retentionCutoff, RetentionRegistry, RetentionRun, RetentionTask } from '@lp/platform/persistence';
+import { JobHandler, JobRunContext } from '@lp/platform/jobs';
+import { describeRetentionRun, purgeInBatches, retentionCutoff, RetentionRun } from '@lp/platform/persistence';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { AuthzDecisionConfig, authzDecisionConfig } from '../authz-decision.config';
 import { AUDIT_TABLE, ensureMonthlyPartition, listMonthlyPartitions, monthStart, partitionName } from './decision-audit-partitions';
+import { decisionAuditRetentionJob } from './decision-audit.jobs';
 
 /**
- * authz-decision's retention tasks, in one place: the decision audit. (Its processed events are the
- * platform's task.) `prepare` creates the monthly partitions ahead (at start and before each purge);
- * `purge` drops every partition whose whole month is past retention, then deletes in batches what
- * is left before the cutoff (the oldest kept month, and the default partition). These become the
- * service's jobs when the operations service lands.
+ * The decision audit's retention, the job `authz-decision.decision-audit-retention` (its processed
+ * events are the platform's job). `prepare` creates the monthly partitions ahead, at start (so a
+ * fresh database does not wait for the first run) and at every run; `purge` drops every partition
+ * whose whole month is past retention, then deletes in batches what is left before the cutoff (the
+ * oldest kept month, and the default partition).
  */
 @Injectable()
-export class DecisionAuditRetention implements OnModuleInit {
+export class DecisionAuditRetention implements OnApplicationBootstrap {
+  private readonly logger = new Logger(DecisionAuditRetention.name);
+
   constructor(
-    private readonly registry: RetentionRegistry,
     private readonly dataSource: DataSource,
     @InjectConfig(authzDecisionConfig) private readonly config: AuthzDecisionConfig,
     @InjectConfig(platformConfig) private readonly platform: PlatformConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(this.task());
+  /** A failure here does not stop the start: the default partition takes the rows meanwhile, and the job retries. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      const created = await this.prepare(new Date());
+      if (created) this.logger.log(created);
+    } catch (error) {
+      this.logger.error(`decision audit partitions ahead not created: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
-  task(): RetentionTask {
-    const days = this.config.DECISION_AUDIT_RETENTION_DAYS;
-    return {
-      name: 'authz-decision.decision-audit',
-      description: `decisions older than ${days} days (DECISION_AUDIT_RETENTION_DAYS); monthly partitions ${this.config.DECISION_AUDIT_PARTITIONS_AHEAD} months ahead`,
-      prepare: (now) => this.prepare(now),
-      purge: (now) => this.purge(now),
-    };
+  /** One run of the job: partitions ahead, then the purge, as of the run's `now`. */
+  @JobHandler(decisionAuditRetentionJob.jobName)
+  async run({ now }: JobRunContext): Promise<string> {
+    const created = await this.prepare(now);
+    const purged = describeRetentionRun(await this.purge(now));
+    return created ? `${purged}; ${created}` : purged;
   }
 
   /** Creates the partitions of this month and the next `DECISION_AUDIT_PARTITIONS_AHEAD`. */

@@ -1,41 +1,37 @@
-import { Injectable, Module, OnModuleInit } from '@nestjs/common';
+import { Injectable, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConfigModule, InjectConfig } from '@lp/platform/config';
-import { purgeInBatches, retentionCutoff, RetentionRegistry, RetentionTask } from '@lp/platform/persistence';
+import { JobHandler, JobRunContext } from '@lp/platform/jobs';
+import { describeRetentionRun, purgeInBatches, retentionCutoff, RetentionRun } from '@lp/platform/persistence';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { PolicyManagementConfig, policyManagementConfig } from '../policy-management.config';
+import { changeLogRetentionJob } from './policy-management.jobs';
 
 /**
- * policy-management's retention tasks, in one place: the change log. (Its processed events are the
- * platform's task.) These become the service's jobs when the operations service lands.
+ * policy-management's retention: the change log, the job `policy-management.change-log-retention`.
+ * (Its processed events are the platform's job.)
  */
 @Injectable()
-export class PolicyManagementRetention implements OnModuleInit {
+export class PolicyManagementRetention {
   constructor(
-    private readonly registry: RetentionRegistry,
     private readonly dataSource: DataSource,
     @InjectConfig(policyManagementConfig) private readonly config: PolicyManagementConfig,
     @InjectConfig(platformConfig) private readonly platform: PlatformConfig,
   ) {}
 
-  onModuleInit(): void {
-    this.registry.register(this.changeLog());
+  @JobHandler(changeLogRetentionJob.jobName)
+  async run({ now }: JobRunContext): Promise<string> {
+    return describeRetentionRun(await this.purgeChangeLog(now));
   }
 
-  changeLog(): RetentionTask {
-    const days = this.config.POLICY_CHANGE_LOG_RETENTION_DAYS;
-    return {
-      name: 'policy-management.policy-change-log',
-      description: `policy changes older than ${days} days (POLICY_CHANGE_LOG_RETENTION_DAYS)`,
-      purge: (now) =>
-        purgeInBatches(this.dataSource, {
-          table: '"authz"."policy_change_log"',
-          timeColumn: '"occurred_at"',
-          keyColumns: ['"id"'],
-          cutoff: retentionCutoff(now, days),
-          batchSize: this.platform.RETENTION_BATCH_SIZE,
-        }),
-    };
+  purgeChangeLog(now: Date): Promise<RetentionRun> {
+    return purgeInBatches(this.dataSource, {
+      table: '"authz"."policy_change_log"',
+      timeColumn: '"occurred_at"',
+      keyColumns: ['"id"'],
+      cutoff: retentionCutoff(now, this.config.POLICY_CHANGE_LOG_RETENTION_DAYS),
+      batchSize: this.platform.RETENTION_BATCH_SIZE,
+    });
   }
 }
 

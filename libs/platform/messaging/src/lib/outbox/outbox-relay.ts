@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
 import { outboxLag, outboxPending } from '@lp/platform/observability';
+import { purgeInBatches } from '@lp/platform/persistence';
 import { DataSource, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { EventBus } from '../events/event-bus';
 import { InvalidEventEnvelopeError } from '../events/event-envelope';
@@ -18,8 +19,10 @@ export interface OutboxRelayOptions {
   leaseMs?: number;
   /** Backoff while the broker does not confirm: doubles from `initialMs` up to `maxMs`, with jitter. */
   backoff?: { initialMs?: number; maxMs?: number };
-  /** How long sent rows are kept (for tracing what was published); null keeps them. */
+  /** How long sent rows are kept (for tracing what was published) before `sweep` deletes them; null keeps them. */
   retainSentMs?: number | null;
+  /** Sent rows deleted per statement by `sweep`. */
+  purgeBatchSize?: number;
 }
 
 export interface OutboxLag {
@@ -28,14 +31,26 @@ export interface OutboxLag {
   oldestUnsentAgeMs: number | null;
 }
 
+/** What one `sweep` did, for the outbox-sweep job's result. */
+export interface OutboxSweepResult {
+  /** Rows published by this pass (pending ones and reclaimed ones). */
+  published: number;
+  /** Unsent rows whose claim had lapsed (a relay that died or hung mid-publish) when the pass began. */
+  reclaimed: number;
+  /** Sent rows deleted as past `retainSentMs`. */
+  purged: number;
+  /** The lag after the pass (parked rows stay in it). */
+  lag: OutboxLag;
+  /** Set when the broker did not confirm some rows: they stay pending for the loop and the next sweep. */
+  publishError?: string;
+}
+
 interface ClaimedRow {
   id: string;
   envelope: EventEnvelope;
 }
 
 const METRICS_INTERVAL_MS = 5_000;
-const PURGE_INTERVAL_MS = 10 * 60_000;
-const PURGE_BATCH = 1_000;
 const PARKED = 'infinity';
 
 /**
@@ -50,6 +65,11 @@ const PARKED = 'infinity';
  * While the broker does not confirm, the relay backs off exponentially. A row whose envelope is
  * invalid cannot ever be published: it is parked (`locked_until = infinity`, `last_error` set)
  * instead of blocking the rest, and stays visible in the lag.
+ *
+ * Two ways in: the loop (`start`), nudged on every commit through OutboxWriter so publishing never
+ * waits for a schedule; and `sweep`, the service's `{service}.outbox-sweep` job, which operations
+ * triggers on one replica: a full pass regardless of the loop's backoff, the purge of sent rows past
+ * retention, and counts for the execution audit. The relay keeps no purge timer of its own.
  */
 export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly log = new Logger(OutboxRelay.name);
@@ -58,12 +78,12 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly leaseMs: number;
   private readonly backoff: { initialMs: number; maxMs: number };
   private readonly retainSentMs: number | null;
+  private readonly purgeBatchSize: number;
   private loop?: Promise<void>;
   private stopping = false;
   private nudged = false;
   private sleeper?: { wake(): void; nudgeable: boolean };
   private lastMetricsAt = 0;
-  private lastPurgeAt = Date.now();
 
   /** Nudges the relay after every commit of a transaction that wrote to the outbox. */
   private readonly commitListener: EntitySubscriberInterface = {
@@ -87,6 +107,7 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     this.leaseMs = options.leaseMs ?? 30_000;
     this.backoff = { initialMs: options.backoff?.initialMs ?? 250, maxMs: options.backoff?.maxMs ?? 30_000 };
     this.retainSentMs = options.retainSentMs === undefined ? 7 * 24 * 3_600_000 : options.retainSentMs;
+    this.purgeBatchSize = options.purgeBatchSize ?? 1_000;
   }
 
   private get table(): string {
@@ -125,6 +146,41 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
       total += relayed;
       if (relayed < this.batchSize) return total;
     }
+  }
+
+  /**
+   * One full maintenance pass (the outbox-sweep job): deletes sent rows older than `retainSentMs`
+   * at `now`, then publishes every row due, counting those whose lease had lapsed. Safe beside the
+   * loop and on several replicas at once: claims are `SKIP LOCKED` leases. A broker that does not
+   * confirm is reported in `publishError`, not thrown: the purge still happened and the rows wait.
+   */
+  async sweep(now = new Date()): Promise<OutboxSweepResult> {
+    const table = this.table;
+    let purged = 0;
+    if (this.retainSentMs !== null) {
+      purged = (
+        await purgeInBatches(this.dataSource, {
+          table,
+          timeColumn: '"sent_at"',
+          keyColumns: ['"id"'],
+          cutoff: new Date(now.getTime() - this.retainSentMs),
+          batchSize: this.purgeBatchSize,
+        })
+      ).rows;
+    }
+    const [lapsed] = await this.dataSource.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS "n" FROM ${table} WHERE "sent_at" IS NULL AND "locked_until" < now()`,
+    );
+    let published = 0;
+    let publishError: string | undefined;
+    try {
+      published = await this.relayPending();
+    } catch (error) {
+      publishError = error instanceof Error ? error.message : String(error);
+    }
+    const lag = await this.lag();
+    if (this.options.service) this.recordLag(lag);
+    return { published, reclaimed: lapsed?.n ?? 0, purged, lag, ...(publishError !== undefined && { publishError }) };
   }
 
   async lag(): Promise<OutboxLag> {
@@ -222,28 +278,25 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
     );
   }
 
-  /** Metrics and retention; a failure here is logged and never stops publishing. */
+  /**
+   * The lag metrics, refreshed by the loop every few seconds: a gauge scraped every 15 s must not
+   * wait for a 60 s job (the purge moved to `sweep`). A failure here is logged and never stops publishing.
+   */
   private async housekeeping(): Promise<void> {
     const now = Date.now();
+    if (!this.options.service || now - this.lastMetricsAt < METRICS_INTERVAL_MS) return;
+    this.lastMetricsAt = now;
     try {
-      if (this.options.service && now - this.lastMetricsAt >= METRICS_INTERVAL_MS) {
-        this.lastMetricsAt = now;
-        const lag = await this.lag();
-        outboxPending.set({ service: this.options.service }, lag.unsent);
-        outboxLag.set({ service: this.options.service }, (lag.oldestUnsentAgeMs ?? 0) / 1000);
-      }
-      if (this.retainSentMs !== null && now - this.lastPurgeAt >= PURGE_INTERVAL_MS) {
-        this.lastPurgeAt = now;
-        const table = this.table;
-        await this.dataSource.query(
-          `DELETE FROM ${table} WHERE "id" IN (
-             SELECT "id" FROM ${table} WHERE "sent_at" < now() - $1::bigint * interval '1 millisecond' LIMIT ${PURGE_BATCH})`,
-          [this.retainSentMs],
-        );
-      }
+      this.recordLag(await this.lag());
     } catch (error) {
-      this.log.warn({ err: error }, 'Outbox housekeeping failed');
+      this.log.warn({ err: error }, 'Outbox lag metrics failed');
     }
+  }
+
+  private recordLag(lag: OutboxLag): void {
+    if (!this.options.service) return;
+    outboxPending.set({ service: this.options.service }, lag.unsent);
+    outboxLag.set({ service: this.options.service }, (lag.oldestUnsentAgeMs ?? 0) / 1000);
   }
 
   /**

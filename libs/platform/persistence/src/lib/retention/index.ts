@@ -1,2 +1,2 @@
 export * from './batched-purge';
-export * from './retention-task';
+export * from './retention-run';

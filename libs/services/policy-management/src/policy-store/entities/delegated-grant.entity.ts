@@ -33,6 +33,10 @@ export class DelegatedGrantEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 
+  /** When the grant-expiry job recorded the end (event and change log); null while it is recorded as active. */
+  @Column({ name: 'expired_at', type: 'timestamptz', nullable: true })
+  expiredAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }

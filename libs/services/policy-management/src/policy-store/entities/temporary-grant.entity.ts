@@ -35,6 +35,10 @@ export class TemporaryGrantEntity {
   @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
   revokedAt!: Date | null;
 
+  /** When the grant-expiry job recorded the end (event and change log); null while it is recorded as active. */
+  @Column({ name: 'expired_at', type: 'timestamptz', nullable: true })
+  expiredAt!: Date | null;
+
   /** Where the grant comes from, e.g. `permission-request`. */
   @Column({ type: 'varchar', length: 50 })
   source!: string;
