@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { createHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
-import { PolicyTestPlatform } from '../support/policy-platform';
+import { OperationsTestPlatform } from '../support/operations-platform';
 import { FuzzOperation, FuzzRequest, mutationsOf, operationsOf } from './request-mutations';
 
 const SEED = 20261124;
@@ -17,8 +17,8 @@ const PUBLIC = /^\/(health|metrics)/;
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of every service', () => {
   // The write limit is raised so the fuzzer reaches validation and handlers, not only 429s.
-  const platform = new PolicyTestPlatform('fuzz', { env: { USER_POLICY_LIMIT: '1000000' } });
-  const apps = () => [platform.policy, ...platform.decisionInstances.slice(0, 1)];
+  const platform = new OperationsTestPlatform('fuzz', { env: { USER_POLICY_LIMIT: '1000000' } });
+  const apps = () => [platform.policy, ...platform.decisionInstances.slice(0, 1), ...platform.operations];
   // Each app behind the HTTP server it runs with in production, so requests Node's own parser
   // refuses (headers or URL too large) are answered as they would be there.
   const servers = new Map<string, Server>();
@@ -49,6 +49,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     for (const op of operations()) byService.set(op.service, (byService.get(op.service) ?? 0) + 1);
     expect(byService.get('policy-management')).toBeGreaterThan(30);
     expect(byService.get('authz-decision')).toBeGreaterThanOrEqual(2);
+    expect(byService.get('operations')).toBeGreaterThanOrEqual(6);
   });
 
   it('answers every hostile request with a 4xx problem+json or a success, never a 5xx', async () => {
