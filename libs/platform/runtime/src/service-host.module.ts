@@ -28,6 +28,7 @@ import { ServiceDefinition } from './service-definition';
 import { RetentionModule } from './retention-scheduler';
 import { ServiceJobsModule } from '@lp/platform/jobs';
 import { serviceJobsRpcController } from './service-jobs.rpc-controller';
+import { RuntimeDiagnosticsModule } from './diagnostics/runtime-diagnostics.module';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -91,6 +92,7 @@ export class ServiceHostModule implements NestModule {
         InfrastructureModule.forRoot(service, runtime),
         RetentionModule.forService(service.name),
         ServiceJobsModule.forService(service.name, service.jobs ?? []),
+        RuntimeDiagnosticsModule.forService(service, runtime),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],
