@@ -76,6 +76,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations diagnostics: 
       classifiedBy: 'self-reported',
     });
     expect(byPort.get('RuntimeLicenseProvider')?.['reason']).toContain('LICENSE_KEY');
+    // A service's own port shows even though nobody listed it: a class token resolved to a subclass.
+    const policy = answerOf(res.body, FleetService.policyManagement).snapshot as { adapters: Array<Record<string, string>> };
+    expect(policy.adapters.find((a) => a['port'] === 'PermissionRequestApprovals')).toMatchObject({ layer: 'discovered', status: 'Unknown' });
   });
 
   it('connectors: configured, missing a key, SDK absent (fail-closed proxy) and unset are told apart', async () => {

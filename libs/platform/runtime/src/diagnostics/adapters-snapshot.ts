@@ -1,4 +1,4 @@
-import type { ModulesContainer } from '@nestjs/core';
+import { ApplicationConfig, HttpAdapterHost, LazyModuleLoader, ModuleRef, type ModulesContainer, Reflector } from '@nestjs/core';
 import type { AdapterEntry, AdaptersSnapshot, PortLayer } from '@lp/contracts';
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { EventBus, RpcClient } from '@lp/platform/messaging';
@@ -38,8 +38,9 @@ export const PLATFORM_PORTS: readonly PortDeclaration[] = [
  */
 export const SERVICE_PORTS = Symbol('SERVICE_PORTS');
 
-/** Nest's own tokens are resolved to internal subclasses: they are framework, not adapters. */
+/** Nest's own tokens resolve to internal subclasses (every module has its ModuleRef): framework, not adapters. */
 const FRAMEWORK_MODULES = new Set(['InternalCoreModule']);
+const FRAMEWORK_TOKENS = new Set<unknown>([ModuleRef, Reflector, HttpAdapterHost, LazyModuleLoader, ApplicationConfig]);
 
 function instanceOf(container: ModulesContainer, token: unknown): unknown {
   for (const module of container.values()) {
@@ -90,7 +91,7 @@ export function buildAdaptersSnapshot(input: {
   for (const module of container.values()) {
     if (FRAMEWORK_MODULES.has(module.metatype?.name ?? '')) continue;
     for (const [token, wrapper] of module.providers) {
-      if (typeof token !== 'function' || listed.has(token)) continue;
+      if (typeof token !== 'function' || listed.has(token) || FRAMEWORK_TOKENS.has(token)) continue;
       const instance: unknown = wrapper.instance;
       if (typeof instance !== 'object' || instance === null || instance.constructor === token || !(instance instanceof token)) continue;
       listed.add(token);
