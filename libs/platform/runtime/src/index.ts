@@ -13,3 +13,4 @@ export * from './infrastructure.module';
 export * from './http-server';
 export * from './fleet-supervisor';
 export * from './platform-jobs';
+export * from './diagnostics';

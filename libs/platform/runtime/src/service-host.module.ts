@@ -28,6 +28,7 @@ import { ServiceDefinition } from './service-definition';
 import { platformJobs, PlatformJobsModule } from './platform-jobs';
 import { ServiceJobsModule } from '@lp/platform/jobs';
 import { serviceJobsRpcController } from './service-jobs.rpc-controller';
+import { RuntimeDiagnosticsModule } from './diagnostics/runtime-diagnostics.module';
 
 export const SERVICE_NAME = Symbol('SERVICE_NAME');
 
@@ -92,6 +93,7 @@ export class ServiceHostModule implements NestModule {
         // The platform's jobs of every service (processed events, outbox sweep), then the service's own.
         PlatformJobsModule.forService(service.name),
         ServiceJobsModule.forService(service.name, [...platformJobs(service.name), ...(service.jobs ?? [])]),
+        RuntimeDiagnosticsModule.forService(service, runtime),
         TerminusModule.forRoot({ logger: false }),
         ...service.modules,
       ],

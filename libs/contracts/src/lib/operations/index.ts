@@ -1,3 +1,4 @@
 export * from './job-catalog';
 export * from './fleet-services';
 export * from './service-rpc';
+export * from './diagnostics';

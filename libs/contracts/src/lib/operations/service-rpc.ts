@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rpcContract } from '../messaging/rpc-contract';
+import { DiagnosticsRpc } from './diagnostics';
 import { JobDeclaration, JobRunResult, jobRunRequestSchema } from './job-catalog';
 
 /**
@@ -12,4 +13,6 @@ export const ServiceRpc = {
   jobCatalog: (service: string) => rpcContract<JobDeclaration[]>()({ pattern: 'service.jobs.catalog', service, payload: z.strictObject({}) }),
   /** Runs one of the service's jobs now and answers how it ended (a business failure is a result). */
   runJob: (service: string) => rpcContract<JobRunResult>()({ pattern: 'service.jobs.run', service, payload: jobRunRequestSchema }),
+  /** The service's diagnostics snapshots: governance, adapters, connectors, config (one pattern each). */
+  diagnostics: DiagnosticsRpc,
 } as const;
