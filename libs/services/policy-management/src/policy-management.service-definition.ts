@@ -7,6 +7,7 @@ import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-Crea
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
 import { POLICY_STORE_ENTITIES } from './policy-store';
 import { PolicyChangeLogTimeIndex1763700000003 } from './migrations/1763700000003-PolicyChangeLogTimeIndex';
+import { CreateTenantStatusTable1764100000000 } from './migrations/1764100000000-CreateTenantStatusTable';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -25,6 +26,7 @@ export const policyManagementService = defineService({
       CreateGovernanceTables1763700000002,
       PolicyChangeLogTimeIndex1763700000003,
       createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
+      CreateTenantStatusTable1764100000000,
     ],
   },
   modules: [PolicyManagementModule],
