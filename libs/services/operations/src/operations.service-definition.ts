@@ -3,6 +3,7 @@ import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateJobTables1764000000000 } from './migrations/1764000000000-CreateJobTables';
+import { CreateTenantTable1764000000100 } from './migrations/1764000000100-CreateTenantTable';
 import { OperationsModule } from './operations.module';
 import { OPERATIONS_ENTITIES } from './store';
 
@@ -19,7 +20,12 @@ export const operationsService = defineService({
   database: {
     schema: OPERATIONS_SCHEMA,
     entities: [...OPERATIONS_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(OPERATIONS_SCHEMA), createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA), CreateJobTables1764000000000],
+    migrations: [
+      createMessagingTablesMigration(OPERATIONS_SCHEMA),
+      createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA),
+      CreateJobTables1764000000000,
+      CreateTenantTable1764000000100,
+    ],
   },
   modules: [OperationsModule],
   openApi: {
