@@ -22,6 +22,7 @@ const POLICY_TABLES = [
   'role_permission',
   'subject_office',
   'temporary_grant',
+  'tenant_status',
   'user_role',
 ];
 

@@ -90,6 +90,19 @@ const permissionRequestChanged = z.object({
 });
 export type PermissionRequestChangedPayload = z.infer<typeof permissionRequestChanged>;
 
+/**
+ * A tenant was suspended or reactivated (operations asks, policy-management records it in
+ * `authz.tenant_status`). Every decision of the tenant's callers depends on it: a suspended
+ * tenant's callers are denied everywhere.
+ */
+const tenantStatusChanged = z.object({
+  tenantId: id,
+  status: z.enum(['active', 'suspended']),
+  /** The status in force before the change (`active` when none was recorded). */
+  previous: z.enum(['active', 'suspended']),
+});
+export type TenantStatusChangedPayload = z.infer<typeof tenantStatusChanged>;
+
 /** Every `authorization.*` event, one typed descriptor each. */
 export const AuthorizationEvents = {
   roleCreated: eventContract('authorization.role.created', roleChanged),
@@ -106,6 +119,7 @@ export const AuthorizationEvents = {
   temporaryGrantChanged: eventContract('authorization.temporary-grant.changed', temporaryGrantChanged),
   fieldPolicyChanged: eventContract('authorization.field-policy.changed', fieldPolicyChanged),
   permissionRequestChanged: eventContract('authorization.permission-request.changed', permissionRequestChanged),
+  tenantStatusChanged: eventContract('authorization.tenant.status-changed', tenantStatusChanged),
 } as const;
 
 type AuthorizationEventContracts = typeof AuthorizationEvents;

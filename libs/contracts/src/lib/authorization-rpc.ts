@@ -78,6 +78,36 @@ const tenantBootstrapSchema = z.strictObject({
 });
 export type TenantBootstrapRequest = z.infer<typeof tenantBootstrapSchema>;
 
+/** A tenant's lifecycle status as decisions see it (operations owns the tenant row). */
+export type TenantStatus = 'active' | 'suspended';
+export const TENANT_STATUSES: readonly TenantStatus[] = ['active', 'suspended'];
+
+const tenantStatusSchema = z.strictObject({
+  tenantId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(TENANT_ID, 'tenantId must be lower-case letters, digits, "_" and "-", starting with a letter or digit')
+    .refine((id) => id !== PLATFORM_TENANT, `tenantId must not be the platform tenant "${PLATFORM_TENANT}": suspending it would lock out the operators`),
+  status: z.enum(['active', 'suspended']),
+  /**
+   * operations' counter for the tenant's status (it moves on every status change): a report older
+   * than the one recorded is ignored, so two changes whose calls cross cannot leave the older one in
+   * force. The same version again is a repeat (answered, nothing written).
+   */
+  version: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
+export type TenantStatusRequest = z.infer<typeof tenantStatusSchema>;
+
+export interface TenantStatusResult {
+  tenantId: string;
+  /** The status in force after the call (the recorded one when the report was stale). */
+  status: TenantStatus;
+  version: number;
+  /** `changed`: written and announced; `unchanged`: same status already recorded; `stale`: an older version than the one recorded (ignored). */
+  outcome: 'changed' | 'unchanged' | 'stale';
+}
+
 const simulatedResourceSchema = z.object({
   module: z.string(),
   resourceType: z.string(),
@@ -146,4 +176,10 @@ export const AuthzRpc = {
    * the named subject. Idempotent.
    */
   tenantBootstrap: rpcContract<TenantBootstrapResult>()({ pattern: 'authz.tenant.bootstrap', service: POLICY_MANAGEMENT, payload: tenantBootstrapSchema }),
+  /**
+   * Records a tenant's status (policy-management; platform-level permission
+   * `authorization.tenant.update`): a suspended tenant's callers are denied every decision, from the
+   * very next request. Idempotent; versioned so crossing calls cannot reorder (see the payload).
+   */
+  tenantStatus: rpcContract<TenantStatusResult>()({ pattern: 'authz.tenant.status', service: POLICY_MANAGEMENT, payload: tenantStatusSchema }),
 } as const;

@@ -67,6 +67,7 @@ export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
   entry('authorization', 'feature', A.Update, "Change a feature's tenant override"),
   platformEntry('authorization', 'feature-default', A.Update, "Change a feature's global default (platform level)"),
   platformEntry('authorization', 'tenant', A.Create, "Bootstrap a new tenant's administrator role and binding (platform level)"),
+  platformEntry('authorization', 'tenant', A.Update, 'Record that a tenant is suspended or active again, a fact every decision reads (platform level)'),
   entry('authorization', G.fieldSecurity, A.View, 'Read field policies'),
   entry('authorization', G.fieldSecurity, A.Manage, 'Create, change and delete field policies'),
   entry('authorization', G.sharing, A.View, 'List shares of resource instances'),

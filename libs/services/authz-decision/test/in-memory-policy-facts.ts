@@ -35,6 +35,8 @@ export interface TenantFactsSnapshot {
   relations?: ResourceRelation[];
   /** Feature code → tenant override. */
   featureOverrides?: Record<string, boolean>;
+  /** The tenant is suspended: every decision of its callers is denied. */
+  suspended?: boolean;
 }
 
 export type TemporaryGrantSnapshot = Omit<TemporaryGrant, 'expiresAt'> & { expiresAt: string };
@@ -115,6 +117,13 @@ function sameRelation(a: ResourceRelation, b: ResourceRelation): boolean {
 export class InMemoryPolicyFacts implements PolicyFactsReader {
   private readonly tenants = new Map<string, TenantFacts>();
   private readonly featureDefaults = new Map<string, boolean>();
+  private readonly suspendedTenants = new Set<string>();
+  /**
+   * The tenant-status read is not one of `POLICY_STORE_NAMES` (no evaluator reads it; the engine
+   * rules on it over the merge), so its failure and its reads are kept apart.
+   */
+  private tenantStatusFailure: Error | undefined;
+  private tenantStatusReadCount = 0;
   private readonly failures = new Map<PolicyStoreName, Error>();
   private readonly reads = Object.fromEntries(POLICY_STORE_NAMES.map((s) => [s, 0])) as Record<PolicyStoreName, number>;
 
@@ -134,6 +143,7 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
       for (const rule of t.abacRules ?? []) facts.putAbacRule(tenantId, abacRuleFromSnapshot(rule));
       for (const relation of t.relations ?? []) facts.addRelation(tenantId, relation);
       for (const [code, enabled] of Object.entries(t.featureOverrides ?? {})) facts.setFeatureOverride(tenantId, code, enabled);
+      if (t.suspended) facts.setTenantSuspended(tenantId, true);
     }
     return facts;
   }
@@ -170,6 +180,26 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
   async featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined> {
     this.read('features');
     return this.tenants.get(tenantId)?.featureOverrides.get(featureCode) ?? this.featureDefaults.get(featureCode);
+  }
+
+  async tenantSuspended(tenantId: string): Promise<boolean> {
+    this.tenantStatusReadCount++;
+    if (this.tenantStatusFailure) throw this.tenantStatusFailure;
+    return this.suspendedTenants.has(tenantId);
+  }
+
+  /** Reads of the tenant status since creation (failed reads included). */
+  get tenantStatusReads(): number {
+    return this.tenantStatusReadCount;
+  }
+
+  /** Every later tenant-status read rejects with `error` until `restoreTenantStatus`. */
+  failTenantStatus(error: Error = new Error('The tenant status store is unavailable.')): void {
+    this.tenantStatusFailure = error;
+  }
+
+  restoreTenantStatus(): void {
+    this.tenantStatusFailure = undefined;
   }
 
   /** Reads per store since creation (failed reads included). */
@@ -282,6 +312,12 @@ export class InMemoryPolicyFacts implements PolicyFactsReader {
     const overrides = this.tenant(tenantId).featureOverrides;
     if (enabled === undefined) overrides.delete(featureCode);
     else overrides.set(featureCode, enabled);
+  }
+
+  /** Suspends (or reactivates) the tenant, as operations does through policy-management. */
+  setTenantSuspended(tenantId: string, suspended: boolean): void {
+    if (suspended) this.suspendedTenants.add(tenantId);
+    else this.suspendedTenants.delete(tenantId);
   }
 
   apply(change: PolicyFactsChange): void {

@@ -416,6 +416,26 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
     });
   });
 
+  describe('tenantSuspended', () => {
+    it('is false without a row and for an active row, true for a suspended one', async () => {
+      expect(await reader.tenantSuspended('acme')).toBe(false);
+      await sql(`INSERT INTO "authz"."tenant_status" ("tenant_id", "status", "version", "updated_by") VALUES ('globex', 'suspended', 1, 'ops')`);
+      try {
+        expect(await reader.tenantSuspended('globex')).toBe(true);
+        await sql(`UPDATE "authz"."tenant_status" SET "status" = 'active', "version" = 2 WHERE "tenant_id" = 'globex'`);
+        expect(await reader.tenantSuspended('globex')).toBe(false);
+      } finally {
+        await sql(`DELETE FROM "authz"."tenant_status"`);
+      }
+    });
+
+    it('refuses to record the platform tenant as suspended (it would lock out the operators)', async () => {
+      await expect(
+        sql(`INSERT INTO "authz"."tenant_status" ("tenant_id", "status", "version", "updated_by") VALUES ('default', 'suspended', 1, 'ops')`),
+      ).rejects.toThrow(/ck_tenant_status_platform_active/);
+    });
+  });
+
   it('feeds the decision core: RBAC permits with the role data scope, ABAC denies by an integer-coded rule', async () => {
     const engine = new DecisionEngine({ facts: reader });
     const alice: TrustedCaller = { kind: 'user', subject: 'alice', tenantId: 'acme', scopes: [], claimsDigest: 'd-alice' };
@@ -441,6 +461,7 @@ describeWithServers(['postgres'], 'SqlPolicyFactsReader on PostgreSQL', () => {
       ['abac_rule', () => reader.abacRules('acme')],
       ['resource_relation', () => reader.relations('acme', 'alice', 'case', 'c-1')],
       ['feature_override', () => reader.featureEnabled('acme', 'tickets')],
+      ['tenant_status', () => reader.tenantSuspended('acme')],
     ];
     for (const [table, read] of cases) {
       await sql(`ALTER TABLE "authz"."${table}" RENAME TO "${table}_gone"`);

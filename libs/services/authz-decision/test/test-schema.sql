@@ -180,3 +180,14 @@ CREATE TABLE "authz"."delegated_grant" (
 CREATE INDEX "ix_delegated_grant_delegator" ON "authz"."delegated_grant" ("tenant_id", "delegator");
 
 CREATE INDEX "ix_delegated_grant_actor" ON "authz"."delegated_grant" ("tenant_id", "actor");
+
+CREATE TABLE "authz"."tenant_status" (
+  "tenant_id" varchar(64) PRIMARY KEY,
+  "status" varchar(16) NOT NULL,
+  "version" bigint NOT NULL,
+  "updated_at" timestamptz NOT NULL DEFAULT now(),
+  "updated_by" varchar(255) NOT NULL,
+  CONSTRAINT "ck_tenant_status_status" CHECK ("status" IN ('active', 'suspended')),
+  CONSTRAINT "ck_tenant_status_version_positive" CHECK ("version" > 0),
+  CONSTRAINT "ck_tenant_status_platform_active" CHECK ("tenant_id" <> 'default' OR "status" = 'active')
+);

@@ -4,6 +4,7 @@ import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration,
 import { defineService } from '@lp/platform/runtime';
 import { CreateJobTables1764000000000 } from './migrations/1764000000000-CreateJobTables';
 import { OPERATIONS_JOBS } from './jobs/operations.jobs';
+import { CreateTenantTable1764000000100 } from './migrations/1764000000100-CreateTenantTable';
 import { OperationsModule } from './operations.module';
 import { OPERATIONS_ENTITIES } from './store';
 
@@ -20,7 +21,12 @@ export const operationsService = defineService({
   database: {
     schema: OPERATIONS_SCHEMA,
     entities: [...OPERATIONS_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(OPERATIONS_SCHEMA), createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA), CreateJobTables1764000000000],
+    migrations: [
+      createMessagingTablesMigration(OPERATIONS_SCHEMA),
+      createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA),
+      CreateJobTables1764000000000,
+      CreateTenantTable1764000000100,
+    ],
   },
   modules: [OperationsModule],
   jobs: OPERATIONS_JOBS,

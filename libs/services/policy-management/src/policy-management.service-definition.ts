@@ -10,6 +10,7 @@ import { PolicyChangeLogTimeIndex1763700000003 } from './migrations/176370000000
 import { GrantExpiryRecorded1763700000004 } from './migrations/1763700000004-GrantExpiryRecorded';
 import { changeLogRetentionJob } from './retention/policy-management.jobs';
 import { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
+import { CreateTenantStatusTable1764100000000 } from './migrations/1764100000000-CreateTenantStatusTable';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -29,6 +30,7 @@ export const policyManagementService = defineService({
       PolicyChangeLogTimeIndex1763700000003,
       createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
       GrantExpiryRecorded1763700000004,
+      CreateTenantStatusTable1764100000000,
     ],
   },
   modules: [PolicyManagementModule],

@@ -25,6 +25,9 @@ describe('invalidationPlan', () => {
     [A.abacRuleChanged, 't1', {}, [K.tenantPolicy('t1')]],
     [A.abacRuleChanged, 't1', { tenantId: 't2' }, [K.tenantPolicy('t2')]],
     [A.abacRuleChanged, null, { tenantId: 't2' }, [K.tenantPolicy('t2')]],
+    // A suspension or reactivation changes every decision of the tenant (and its cached status).
+    [A.tenantStatusChanged, 't1', { tenantId: 't1', status: 'suspended', previous: 'active' }, [K.tenantPolicy('t1')]],
+    [A.tenantStatusChanged, null, { tenantId: 't2', status: 'active', previous: 'suspended' }, [K.tenantPolicy('t2')]],
     [A.featureChanged, null, { scope: 'global' }, [K.featureGlobal]],
     [A.featureChanged, 't1', { scope: 'global' }, [K.featureGlobal]],
     [A.featureChanged, 't1', { scope: 'tenant' }, [K.featureTenant('t1')]],
@@ -68,7 +71,7 @@ describe('invalidationPlan', () => {
     expect(invalidationPlan(envelope)).toEqual({ ignored: 'event type changes no cached decision fact' });
   });
 
-  it.each([A.roleUpdated, A.abacRuleChanged, A.userRoleAssigned, A.relationChanged])('ignores %s without a tenant', (type) => {
+  it.each([A.roleUpdated, A.abacRuleChanged, A.userRoleAssigned, A.relationChanged, A.tenantStatusChanged])('ignores %s without a tenant', (type) => {
     expect(invalidationPlan(event(type, null, { subject: 'bob' }))).toEqual({ ignored: 'tenant event without a tenant' });
   });
 });

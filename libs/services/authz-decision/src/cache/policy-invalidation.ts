@@ -15,6 +15,8 @@ const K = DecisionRevisionKeys;
  * next check included.
  */
 const TENANT_POLICY_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.rolePermissionChanged];
+/** A suspension denies every decision of the tenant; its status is cached under the tenant policy revision. */
+const TENANT_STATUS_EVENTS: readonly string[] = [A.tenantStatusChanged];
 const SUBJECT_EVENTS: readonly string[] = [A.userRoleAssigned, A.userRoleRevoked, A.delegationChanged, A.temporaryGrantChanged];
 /** Role shares apply to the holders of a role by its name: these change which shares apply to whom. */
 const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.userRoleAssigned, A.userRoleRevoked];
@@ -30,6 +32,7 @@ const ROLE_SHARE_EVENTS: readonly string[] = [A.roleUpdated, A.roleDeleted, A.us
  * | role updated / deleted, role-permission changed | tenant policy, tenant DataScope (role scope settings) |
  * | role created | nothing (no permission, no holder yet) |
  * | ABAC rule changed | tenant policy of the effective tenant |
+ * | tenant status changed (suspended, reactivated) | tenant policy (every cached decision of the tenant, and its cached status) |
  * | feature changed, scope global (or no tenant) | feature global |
  * | feature changed, scope tenant | that tenant's feature revision |
  * | user-role assigned / revoked | each named subject's revision, subject DataScope and subject ReBAC; no subject named: tenant policy, tenant DataScope and tenant ReBAC |
@@ -55,6 +58,7 @@ export function invalidationPlan(envelope: EventEnvelope, target: AuthorizationC
     TENANT_POLICY_EVENTS.includes(type) ||
     SUBJECT_EVENTS.includes(type) ||
     type === A.abacRuleChanged ||
+    TENANT_STATUS_EVENTS.includes(type) ||
     type === A.relationChanged ||
     type === A.subjectOfficeChanged;
   if (!known) return { ignored: 'event type changes no cached decision fact' };
@@ -64,7 +68,7 @@ export function invalidationPlan(envelope: EventEnvelope, target: AuthorizationC
   if (TENANT_POLICY_EVENTS.includes(type)) {
     return { names: [K.tenantPolicy(tenant), K.dataScopeTenant(tenant), ...(roleShares ? [K.rebac(tenant)] : [])] };
   }
-  if (type === A.abacRuleChanged) return { names: [K.tenantPolicy(tenant)] };
+  if (type === A.abacRuleChanged || TENANT_STATUS_EVENTS.includes(type)) return { names: [K.tenantPolicy(tenant)] };
   if (type === A.relationChanged) return { names: [K.rebac(tenant), K.dataScopeTenant(tenant)] };
   if (type === A.subjectOfficeChanged) {
     const subjects = target.subjects;

@@ -36,6 +36,29 @@ describe('DataScope and ReBAC caches', () => {
     expect((await scope.permissionsOfSubject('t1', 'alice')).officeIds).toEqual(['lyon']);
   });
 
+  it('tenant status: cached under the tenant policy revision, read again once a status change bumps it', async () => {
+    const { facts, rebac, scope, event } = setup();
+    expect(await rebac.tenantSuspended('t1')).toBe(false);
+    facts.setTenantSuspended('t1', true);
+    expect(await rebac.tenantSuspended('t1')).toBe(false);
+    expect(facts.tenantStatusReads).toBe(1);
+    await event(EventTypes.authorization.tenantStatusChanged, { tenantId: 't1', status: 'suspended', previous: 'active' });
+    expect(await rebac.tenantSuspended('t1')).toBe(true);
+    // The DataScope wrapper forwards the fact (a reader that drops it would read as "never suspended").
+    expect(await scope.tenantSuspended('t1')).toBe(true);
+    facts.setTenantSuspended('t1', false);
+    await event(EventTypes.authorization.tenantStatusChanged, { tenantId: 't1', status: 'active', previous: 'suspended' });
+    expect(await rebac.tenantSuspended('t1')).toBe(false);
+  });
+
+  it('tenant status: a store failure rejects (the engine fails closed) and is not cached', async () => {
+    const { facts, rebac } = setup();
+    facts.failTenantStatus();
+    await expect(rebac.tenantSuspended('t1')).rejects.toThrow('unavailable');
+    facts.restoreTenantStatus();
+    expect(await rebac.tenantSuspended('t1')).toBe(false);
+  });
+
   it('ReBAC relations: cached, refreshed by relation events, not by a permission-cache invalidation', async () => {
     const { facts, rebac, event } = setup();
     expect(await rebac.relations('t1', 'alice', 'case', 'c-1')).toHaveLength(1);

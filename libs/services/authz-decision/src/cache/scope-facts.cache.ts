@@ -26,6 +26,8 @@ export class ScopeFactsCache implements PolicyFactsReader {
   abacRules: PolicyFactsReader['abacRules'] = (tenantId) => this.facts.abacRules(tenantId);
   featureEnabled: PolicyFactsReader['featureEnabled'] = (tenantId, code) => this.facts.featureEnabled(tenantId, code);
   relations: PolicyFactsReader['relations'] = (tenantId, subject, type, id, snapshot) => this.facts.relations(tenantId, subject, type, id, snapshot);
+  tenantSuspended: NonNullable<PolicyFactsReader['tenantSuspended']> = (tenantId, snapshot) =>
+    this.facts.tenantSuspended ? this.facts.tenantSuspended(tenantId, snapshot) : Promise.resolve(false);
 
   async permissionsOfSubject(tenantId: string, subject: string, snapshot?: RevisionSnapshot): Promise<SubjectPermissions> {
     let key: string | undefined;

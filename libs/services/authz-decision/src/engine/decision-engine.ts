@@ -19,6 +19,7 @@ import { FeatureEnabledVerdict, FeatureEvaluator } from './feature.evaluator';
 import { PolicyFactsReader, PolicyStoreName, RevisionSnapshot } from './policy-facts';
 import { RbacEvaluator } from './rbac.evaluator';
 import { RebacEvaluator } from './rebac.evaluator';
+import { applyTenantStanding, readTenantStanding, TenantStanding } from './tenant-standing';
 
 /** `DecisionResult.failure` values set by the engine. */
 export const DecisionFailure = {
@@ -161,13 +162,21 @@ export class DecisionEngine {
       skipInputs: !trace,
       revisions,
     };
-    // Spec §1 merge rule 1: every evaluator runs, whatever another one answers.
-    const outcomes = await Promise.all(this.evaluators.map((evaluator) => this.run(evaluator, context)));
+    // Spec §1 merge rule 1: every evaluator runs, whatever another one answers. The tenant's
+    // standing is read beside them (no extra latency) and ruled on over their merge.
+    const [outcomes, standing] = await Promise.all([
+      Promise.all(this.evaluators.map((evaluator) => this.run(evaluator, context))),
+      readTenantStanding(this.facts, valid.caller.tenantId, revisions),
+    ]);
 
     const delegated = valid.caller.kind === 'delegated';
-    const evaluated = mergeEvaluations(
-      outcomes.map((o) => o.outcome.result),
-      { delegated },
+    const evaluated = applyTenantStanding(
+      mergeEvaluations(
+        outcomes.map((o) => o.outcome.result),
+        { delegated },
+      ),
+      valid.caller.tenantId,
+      standing,
     );
     // A delegated caller is permitted only through RBAC's delegated-grant Allow, so only that Allow
     // shapes its scope and expiry: a relation or a rule of the delegator cannot widen the grant.
@@ -182,7 +191,7 @@ export class DecisionEngine {
     });
     const failure = outcomes.some((o) => o.error !== undefined)
       ? DecisionFailure.EvaluatorFailed
-      : outcomes.some((o) => o.outcome.storeFailure !== undefined)
+      : outcomes.some((o) => o.outcome.storeFailure !== undefined) || isUnavailable(standing)
         ? DecisionFailure.PolicyStoreUnavailable
         : undefined;
 
@@ -196,7 +205,7 @@ export class DecisionEngine {
       cached: false,
     };
     if (failure) decision.failure = failure;
-    if (merge.rule === 'DelegationNotCovered' || merge.rule === 'GrantExpiredInFlight') decision.reason = `${merge.rule}: ${merge.denialReasons[0]}`;
+    if (REASONED_RULES.has(merge.rule)) decision.reason = `${merge.rule}: ${merge.denialReasons[0]}`;
     if (expiries.length > 0) decision.validUntil = validUntilOf(expiries, now);
     return { decision, valid, context, outcomes, merge, dataScope };
   }
@@ -241,6 +250,13 @@ export class DecisionEngine {
       };
     }
   }
+}
+
+/** Merge rules that are not one evaluator's Deny: the decision says which in `reason` (`{rule}: {why}`). */
+const REASONED_RULES: ReadonlySet<string> = new Set(['DelegationNotCovered', 'GrantExpiredInFlight', 'TenantSuspended', 'TenantStatusUnavailable']);
+
+function isUnavailable(standing: TenantStanding): boolean {
+  return 'unavailable' in standing;
 }
 
 /** An unreadable expiry from a custom evaluator bounds the entry at `now`: an unknown bound must not be cached. */

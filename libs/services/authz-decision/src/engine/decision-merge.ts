@@ -1,7 +1,15 @@
 import { DecisionOutcome, EvaluatorResult } from '@lp/contracts';
 
 /** Which merge rule of spec §1 produced the outcome. */
-export type MergeRule = 'AnyDeny' | 'AnyAllow' | 'AllNeutral' | 'DelegationNotCovered' | 'GrantExpiredInFlight';
+export type MergeRule =
+  | 'AnyDeny'
+  | 'AnyAllow'
+  | 'AllNeutral'
+  | 'DelegationNotCovered'
+  | 'GrantExpiredInFlight'
+  /** The tenant rule over the merge (`tenant-standing.ts`). */
+  | 'TenantSuspended'
+  | 'TenantStatusUnavailable';
 
 export interface MergeOptions {
   /**

@@ -10,3 +10,4 @@ export * from './feature.evaluator';
 export * from './policy-facts';
 export * from './rbac.evaluator';
 export * from './rebac.evaluator';
+export * from './tenant-standing';

@@ -6,10 +6,11 @@ import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 const platformPermissions = PERMISSION_CATALOG.filter((p) => p.level === 'platform');
 
 describe('platform-level permissions are decided only for the platform tenant', () => {
-  it('the catalog marks the global feature default, tenant bootstrap, the tenant store, fleet diagnostics and the legacy import as platform-level', () => {
+  it('the catalog marks the global feature default, the tenant lifecycle, the tenant list, the fleet diagnostics and the legacy import as platform-level', () => {
     expect(platformPermissions.map((p) => p.code).sort()).toEqual([
       'authorization.feature-default.update',
       'authorization.tenant.create',
+      'authorization.tenant.update',
       'operations.diagnostics.view',
       'operations.tenants.manage',
       'operations.tenants.view',

@@ -23,6 +23,13 @@ export interface PolicyFactsReader {
   relations(tenantId: string, subject: string, resourceType: string, resourceId: string, revisions?: RevisionSnapshot): Promise<readonly ResourceRelation[]>;
   /** The tenant override of a feature, else its global default; `undefined` when the feature is not defined. */
   featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined>;
+  /**
+   * Whether the tenant is suspended (its callers are denied every decision). Optional so readers
+   * that only overlay other facts (simulation) keep compiling; the engine treats a reader without
+   * it as "never suspended", so every reader the service decides with must forward it (the SQL
+   * reader and both cache wrappers do, and their specs check it).
+   */
+  tenantSuspended?(tenantId: string, revisions?: RevisionSnapshot): Promise<boolean>;
 }
 
 /** The stores behind the port, named so failures can be simulated and reported per store. */

@@ -87,6 +87,9 @@ const FEATURE_ENABLED = `
     LEFT JOIN "authz"."feature_override" o ON o."feature_code" = d."code" AND o."tenant_id" = $1
    WHERE d."code" = $2`;
 
+/** No row: active (the tenant was never suspended). The table is policy-management's (CreateTenantStatusTable1764100000000). */
+const TENANT_SUSPENDED = `SELECT "status" = 'suspended' AS "suspended" FROM "authz"."tenant_status" WHERE "tenant_id" = $1`;
+
 interface SubjectPermissionsRow {
   roles: { roleName: string; dataScope: DataScopeSetting; permissions: PermissionCode[] }[];
   temporaryGrants: { grantId: string; permissions: PermissionCode[]; expiresAtMs: number; dataScope: DataScopeSetting | null }[];
@@ -156,6 +159,11 @@ export class SqlPolicyFactsReader implements PolicyFactsReader {
   async featureEnabled(tenantId: string, featureCode: string): Promise<boolean | undefined> {
     const rows = await this.dataSource.query<{ enabled: boolean }[]>(FEATURE_ENABLED, [tenantId, featureCode]);
     return rows[0]?.enabled;
+  }
+
+  async tenantSuspended(tenantId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<{ suspended: boolean }[]>(TENANT_SUSPENDED, [tenantId]);
+    return rows[0]?.suspended === true;
   }
 }
 

@@ -12,6 +12,7 @@ import { SubjectOfficeEntity } from './entities/subject-office.entity';
 import { TemporaryGrantEntity } from './entities/temporary-grant.entity';
 import { UserRoleEntity } from './entities/user-role.entity';
 import { RoleEntity } from './entities/role.entity';
+import { TenantStatusEntity } from './entities/tenant-status.entity';
 
 export * from './entities/abac-rule.entity';
 export * from './entities/delegated-grant.entity';
@@ -27,8 +28,9 @@ export * from './entities/subject-office.entity';
 export * from './entities/temporary-grant.entity';
 export * from './entities/user-role.entity';
 export * from './entities/role.entity';
+export * from './entities/tenant-status.entity';
 
-/** The policy records of spec §2 and the governance records (migrations 0000–0002). */
+/** The policy records of spec §2, the governance records (migrations 0000–0002) and the tenant status fact. */
 export const POLICY_STORE_ENTITIES = [
   RoleEntity,
   PermissionEntity,
@@ -44,4 +46,5 @@ export const POLICY_STORE_ENTITIES = [
   FieldPolicyEntity,
   PermissionRequestEntity,
   PolicyChangeLogEntity,
+  TenantStatusEntity,
 ];
