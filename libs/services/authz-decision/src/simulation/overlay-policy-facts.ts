@@ -51,6 +51,9 @@ export class OverlayPolicyFacts implements PolicyFactsReader {
     this.features = new Map((o.features ?? []).map((f) => [f.code, f.enabled]));
   }
 
+  /** Suspension is not part of an overlay: a what-if for a suspended tenant shows the denial it would get. */
+  tenantSuspended = (tenantId: string): Promise<boolean> => (this.base.tenantSuspended ? this.base.tenantSuspended(tenantId) : Promise.resolve(false));
+
   async permissionsOfSubject(tenantId: string, subject: string): Promise<SubjectPermissions> {
     const stored = await this.base.permissionsOfSubject(tenantId, subject);
     if (tenantId !== this.resolved.tenantId) return stored;
@@ -104,6 +107,9 @@ export class MemoizedPolicyFacts implements PolicyFactsReader {
   abacRules(tenantId: string): Promise<readonly AbacRule[]> {
     return this.once(['a', tenantId], () => this.base.abacRules(tenantId));
   }
+
+  tenantSuspended = (tenantId: string): Promise<boolean> =>
+    this.once(['s', tenantId], () => (this.base.tenantSuspended ? this.base.tenantSuspended(tenantId) : Promise.resolve(false)));
 
   relations(tenantId: string, subject: string, resourceType: string, resourceId: string): Promise<readonly ResourceRelation[]> {
     return this.once(['r', tenantId, subject, resourceType, resourceId], () => this.base.relations(tenantId, subject, resourceType, resourceId));

@@ -31,6 +31,14 @@ describe('PolicySimulator', () => {
     expect(result).not.toHaveProperty('decisionId');
   });
 
+  it('shows the denial a suspended tenant would get: suspension is a fact an overlay does not lift', async () => {
+    const facts = InMemoryPolicyFacts.fromSnapshot({ tenants: { [T]: { roles: { clerk: { dataScope: 'own', permissions: ['cases.case.view'] } } } } });
+    facts.setTenantSuspended(T, true);
+    const suspended = new PolicySimulator({} as DataSource, () => facts, catalog);
+    const result = await suspended.simulate(T, 'bob', request, { addRoleBindings: [{ subject: 'bob', roleName: 'clerk' }] });
+    expect(result).toEqual(expect.objectContaining({ outcome: 'Deny', permitted: false }));
+  });
+
   it('refuses references the stores do not know, each under its own field', async () => {
     const attempt = simulator().simulate(T, 'bob', request, {
       addRoleBindings: [{ subject: 'bob', roleName: 'ghost' }],
