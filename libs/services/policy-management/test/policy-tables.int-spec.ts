@@ -54,6 +54,7 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
       'role_permission',
       'subject_office',
       'temporary_grant',
+      'tenant_status',
       'user_role',
     ];
     expect(rows.map((r) => r.table)).toEqual(tenantTables.sort());
@@ -219,10 +220,13 @@ describeWithServers(['postgres'], 'policy tables (migration CreatePolicyTables)'
 
   // Last: it takes the tables away and puts them back.
   it('reverts cleanly and migrates again', async () => {
-    await ds.undoLastMigration({ transaction: 'each' }); // processed-event time index
-    await ds.undoLastMigration({ transaction: 'each' }); // change-log time index
-    await ds.undoLastMigration({ transaction: 'each' }); // governance tables
-    await ds.undoLastMigration({ transaction: 'each' }); // policy tables
+    // Every migration after the policy tables, newest first, then the policy tables themselves.
+    for (let undone = ''; undone !== 'CreatePolicyTables1763700000001';) {
+      const [last]: { name: string }[] = await ds.query(`SELECT "name" FROM "authz"."schema_migrations" ORDER BY "id" DESC LIMIT 1`);
+      if (!last) throw new Error('the policy tables migration was never run');
+      await ds.undoLastMigration({ transaction: 'each' });
+      undone = last.name;
+    }
     const left: { table_name: string }[] = await ds.query(`SELECT "table_name" FROM information_schema.tables WHERE "table_schema" = 'authz' ORDER BY 1`);
     expect(left.map((r) => r.table_name)).toEqual(['outbox_message', 'processed_event', 'role', 'schema_migrations']);
     expect(await ds.query(`SELECT "conname" FROM pg_constraint WHERE "conname" IN ('ck_role_data_scope', 'uq_role_id_tenant_name')`)).toEqual([]);
