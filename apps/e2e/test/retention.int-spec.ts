@@ -63,7 +63,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     expect((await runJob(platform.policy.app, changeLogRetentionJob.jobName, now)).detail).toMatch(/^0 rows in 1 batches, /);
   });
 
-  it('purges processed events past PROCESSED_EVENT_RETENTION_DAYS in every service, through each service\'s own job', async () => {
+  it("purges processed events past PROCESSED_EVENT_RETENTION_DAYS in every service, through each service's own job", async () => {
     for (const [ds, schema] of [
       [platform.sql, 'authz'],
       [audit, 'authz_audit'],

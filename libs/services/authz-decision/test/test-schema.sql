@@ -154,6 +154,7 @@ CREATE TABLE "authz"."temporary_grant" (
   "source_id" varchar(200),
   "created_at" timestamptz NOT NULL DEFAULT now(),
   "created_by" varchar(255) NOT NULL,
+  "expired_at" timestamptz,
   CONSTRAINT "ck_temporary_grant_permissions" CHECK (cardinality("permission_codes") > 0),
   CONSTRAINT "ck_temporary_grant_data_scope" CHECK ("data_scope" IN ('tenant', 'office', 'own', 'none'))
 );
@@ -162,6 +163,8 @@ CREATE INDEX "ix_temporary_grant_subject" ON "authz"."temporary_grant" ("tenant_
 
 CREATE UNIQUE INDEX "uq_temporary_grant_source"
   ON "authz"."temporary_grant" ("tenant_id", "source", "source_id") WHERE "source_id" IS NOT NULL;
+
+CREATE INDEX "ix_temporary_grant_active_expiry" ON "authz"."temporary_grant" ("expires_at") WHERE "revoked_at" IS NULL AND "expired_at" IS NULL;
 
 CREATE TABLE "authz"."delegated_grant" (
   "id" uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -173,6 +176,7 @@ CREATE TABLE "authz"."delegated_grant" (
   "revoked_at" timestamptz,
   "created_at" timestamptz NOT NULL DEFAULT now(),
   "reason" varchar(1000),
+  "expired_at" timestamptz,
   CONSTRAINT "ck_delegated_grant_permissions" CHECK (cardinality("permission_codes") > 0),
   CONSTRAINT "ck_delegated_grant_actor" CHECK ("actor" <> "delegator")
 );
@@ -180,6 +184,8 @@ CREATE TABLE "authz"."delegated_grant" (
 CREATE INDEX "ix_delegated_grant_delegator" ON "authz"."delegated_grant" ("tenant_id", "delegator");
 
 CREATE INDEX "ix_delegated_grant_actor" ON "authz"."delegated_grant" ("tenant_id", "actor");
+
+CREATE INDEX "ix_delegated_grant_active_expiry" ON "authz"."delegated_grant" ("expires_at") WHERE "revoked_at" IS NULL AND "expired_at" IS NULL;
 
 CREATE TABLE "authz"."tenant_status" (
   "tenant_id" varchar(64) PRIMARY KEY,

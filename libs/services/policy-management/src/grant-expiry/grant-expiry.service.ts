@@ -131,7 +131,14 @@ export class GrantExpiry {
         expiresAt,
         change: 'expired',
       };
-      const state = { grantId: grant.id, subject: grant.subject, permissionCodes: grant.permissionCodes, expiresAt, source: grant.source, sourceId: grant.sourceId };
+      const state = {
+        grantId: grant.id,
+        subject: grant.subject,
+        permissionCodes: grant.permissionCodes,
+        expiresAt,
+        source: grant.source,
+        sourceId: grant.sourceId,
+      };
       await tx.record({
         change: 'temporary-grant.expired',
         tenantId: grant.tenantId,

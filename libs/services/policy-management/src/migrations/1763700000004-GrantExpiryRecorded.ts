@@ -13,9 +13,7 @@ export class GrantExpiryRecorded1763700000004 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     for (const table of ['temporary_grant', 'delegated_grant']) {
       await q.query(`ALTER TABLE "authz"."${table}" ADD COLUMN "expired_at" timestamptz NULL`);
-      await q.query(
-        `CREATE INDEX "ix_${table}_active_expiry" ON "authz"."${table}" ("expires_at") WHERE "revoked_at" IS NULL AND "expired_at" IS NULL`,
-      );
+      await q.query(`CREATE INDEX "ix_${table}_active_expiry" ON "authz"."${table}" ("expires_at") WHERE "revoked_at" IS NULL AND "expired_at" IS NULL`);
     }
   }
 

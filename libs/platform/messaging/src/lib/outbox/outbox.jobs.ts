@@ -16,8 +16,7 @@ export function outboxSweepJob(service: string): JobDeclaration {
   return declareJob({
     service,
     name: OUTBOX_SWEEP_JOB,
-    description:
-      'One full outbox pass: publishes every pending row (lapsed leases included), purges sent rows past retention (7 days), reports the lag',
+    description: 'One full outbox pass: publishes every pending row (lapsed leases included), purges sent rows past retention (7 days), reports the lag',
     moduleName: 'MessagingModule',
     isCritical: true,
     schedule: { intervalSeconds: 60 },
