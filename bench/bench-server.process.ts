@@ -1,11 +1,12 @@
 /**
  * A bench server in a process of its own, as services run when deployed (one process each),
- * started by `decision-rpc-processes.bench.ts` with an IPC channel:
+ * started through `bench-processes.ts` with an IPC channel:
  * - `BENCH_SERVER=decision`: the platform runtime on the production profile from the environment
  *   (DATABASE_URL, AMQP_URL, AMQP_PREFIX, REDIS_URL, REDIS_KEY_PREFIX, DATA_DIR) with
  *   policy-management (owner of the `authz` tables, seeded with the bench policy), authz-decision
  *   and the echo as a platform service (`platformEchoService`);
- * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX.
+ * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX;
+ * - `BENCH_SERVER=operations`: the operations service (the job scheduler) on the same profile.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
  * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
@@ -16,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { createServiceApp, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
+import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
 import { seedBenchPolicy } from './decision-bench-stack';
 import { platformEchoService, startEchoServer } from './echo-server';
@@ -27,7 +29,16 @@ async function start(): Promise<() => Promise<void>> {
     const echo = await startEchoServer({ kind: 'rabbitmq', url: env.AMQP_URL as string, prefix: env.AMQP_PREFIX as string });
     return () => echo.close();
   }
-  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision or echo, got ${env.BENCH_SERVER}`);
+  if (env.BENCH_SERVER === 'operations') {
+    // The scheduler as deployed: its own process, the same secret-free production profile.
+    const runtime = await startPlatformRuntime('bench-operations', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
+    const operations = await createServiceApp(operationsService, runtime);
+    return async () => {
+      await operations.app.close();
+      await runtime.close();
+    };
+  }
+  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision, echo or operations, got ${env.BENCH_SERVER}`);
   const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
   const apps: ServiceApp[] = [];
   apps.push(await createServiceApp(policyManagementService, runtime));

@@ -12,7 +12,8 @@
  * client and server work can run at the same time, not what a machine with cores to spare would
  * give.
  */
-import { ChildProcess, fork } from 'node:child_process';
+import { ChildProcess } from 'node:child_process';
+import { startServer, stopServer } from './bench-processes';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,29 +39,7 @@ const MAX_RATIO = 1.5;
 const ROUNDS = 6;
 const WARMUP = 200;
 const TIMEOUT_MS = 10_000;
-const START_TIMEOUT_MS = 90_000;
 const out = (text: string) => process.stdout.write(`${text}\n`);
-
-/** Starts a bench server process and waits for its `ready`. */
-function startServer(kind: 'decision' | 'echo', env: Record<string, string>): Promise<ChildProcess> {
-  // fork() reuses this process's execArgv: the same SWC loader, so the child runs the TypeScript as this one does.
-  const child = fork(join(__dirname, 'bench-server.process.ts'), [], {
-    env: { ...process.env, ...env, BENCH_SERVER: kind },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${kind} server not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    child.once('message', (message: { ready?: boolean }) => {
-      clearTimeout(timer);
-      if (message?.ready) resolve(child);
-      else reject(new Error(`${kind} server sent ${JSON.stringify(message)}`));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${kind} server exited with ${code} before it was ready`));
-    });
-  });
-}
 
 /** Sends `message` to a bench server and waits for its answer carrying `key`. */
 function askServer<T>(child: ChildProcess, message: object, key: string): Promise<T> {
@@ -86,16 +65,6 @@ async function profileServer(child: ChildProcess, calls: number, call: () => Pro
     'profile',
   );
   return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };
-}
-
-/** Asks the server to stop (the decision app drains its audit on the way), then makes sure it is gone. */
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.send({ stop: true });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOptions): Promise<void> {

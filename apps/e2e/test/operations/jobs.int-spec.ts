@@ -228,14 +228,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations scheduler: tw
     while (Date.now() < windowEnd) await new Promise((resolve) => setTimeout(resolve, Math.min(250, windowEnd - Date.now())));
     await platform.ops().post(path('/stop')).expect(200);
     for (const ops of platform.operations) await ops.app.get(JobScheduler).idle();
-    const runs: Array<{ scheduled_for: Date; status: string; dispatched_by: string }> = await platform.opsSql.query(
-      `SELECT scheduled_for, status, dispatched_by FROM ops.job_execution WHERE job_name = $1 AND trigger = 'schedule' AND scheduled_for <= $2 ORDER BY scheduled_for`,
+    const runs: Array<{ scheduled_for: Date; status: string; dispatched_by: string; owner_started_at: Date | null }> = await platform.opsSql.query(
+      `SELECT scheduled_for, status, dispatched_by, owner_started_at FROM ops.job_execution WHERE job_name = $1 AND trigger = 'schedule' AND scheduled_for <= $2 ORDER BY scheduled_for`,
       [JOB, new Date(windowEnd)],
     );
     expect(runs.length).toBeGreaterThanOrEqual(9);
     expect(runs.length).toBeLessThanOrEqual(11);
     expect(new Set(runs.map((r) => r.scheduled_for.getTime())).size).toBe(runs.length);
     expect(runs.every((r) => r.status === 'succeeded')).toBe(true);
+    // The owner's handler started at or after its tick (as the owner reported it).
+    expect(runs.every((r) => r.owner_started_at !== null && r.owner_started_at.getTime() >= r.scheduled_for.getTime() - 50)).toBe(true);
     // Ticks one interval apart: no drift from the scheduler's own lateness.
     for (let i = 1; i < runs.length; i++) {
       const [a, b] = [runs[i - 1], runs[i]];

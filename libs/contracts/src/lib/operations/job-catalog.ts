@@ -52,6 +52,8 @@ export interface JobRunResult {
   errorCode?: string;
   /** One line for the execution audit and the operator: what the run did or why it failed. */
   detail?: string;
+  /** When the owner's binding started (set by the owner's dispatcher): the scheduler's lateness is this minus the tick. */
+  startedAt?: string;
 }
 
 /** What triggered a run: the scheduler's tick or a person (`POST /jobs/{jobName}/run`). */

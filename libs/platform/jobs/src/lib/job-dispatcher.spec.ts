@@ -69,10 +69,19 @@ describe('JobDispatcher', () => {
     );
     expect(dispatcher.has('svc.quiet')).toBe(true);
     expect(dispatcher.has('svc.nothing')).toBe(false);
-    await expect(dispatcher.run(context('svc.quiet'))).resolves.toEqual({ status: 'succeeded' });
+    const before = Date.now();
+    const quiet = await dispatcher.run(context('svc.quiet'));
+    expect(quiet).toEqual({ status: 'succeeded', startedAt: expect.any(String) });
+    // When the binding started, as the owner saw it: what the scheduler's lateness is measured to.
+    expect(Date.parse(quiet.startedAt ?? '')).toBeGreaterThanOrEqual(before);
     expect(seen.map((c) => c.jobName)).toEqual(['svc.quiet']);
-    await expect(dispatcher.run(context('svc.chatty'))).resolves.toEqual({ status: 'succeeded', detail: '3 rows' });
-    await expect(dispatcher.run(context('svc.failing'))).resolves.toEqual({ status: 'failed', errorCode: 'Work.Blocked', detail: 'no broker' });
+    await expect(dispatcher.run(context('svc.chatty'))).resolves.toEqual({ status: 'succeeded', detail: '3 rows', startedAt: expect.any(String) });
+    await expect(dispatcher.run(context('svc.failing'))).resolves.toEqual({
+      status: 'failed',
+      errorCode: 'Work.Blocked',
+      detail: 'no broker',
+      startedAt: expect.any(String),
+    });
     await expect(dispatcher.run(context('svc.throwing'))).rejects.toThrow('boom');
     await expect(dispatcher.run(context('svc.unknown'))).rejects.toBeInstanceOf(JobNotBoundError);
   });

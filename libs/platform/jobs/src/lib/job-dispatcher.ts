@@ -66,7 +66,8 @@ export class JobDispatcher {
   async run(context: JobRunContext): Promise<JobRunResult> {
     const binding = this.bindings.get(context.jobName);
     if (!binding) throw new JobNotBoundError(context.jobName, this.service);
-    return toResult(await binding.run(context));
+    const startedAt = new Date().toISOString();
+    return { ...toResult(await binding.run(context)), startedAt };
   }
 }
 

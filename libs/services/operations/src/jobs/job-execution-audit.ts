@@ -33,6 +33,7 @@ export class JobExecutionAudit {
       scheduledFor: run.scheduledFor,
       startedAt: now,
       finishedAt: null,
+      ownerStartedAt: null,
       leaseUntil: new Date(now.getTime() + definition.timeoutSeconds * 1000 + LEASE_GRACE_MS),
       errorCode: null,
       detail: null,
@@ -59,13 +60,21 @@ export class JobExecutionAudit {
       finishedAt: now,
       leaseUntil: null,
       ...('result' in end
-        ? { status: end.result.status, errorCode: end.result.errorCode ?? null, detail: clip(end.result.detail) }
+        ? {
+            status: end.result.status,
+            errorCode: end.result.errorCode ?? null,
+            detail: clip(end.result.detail),
+            ownerStartedAt: end.result.startedAt ? new Date(end.result.startedAt) : null,
+          }
         : { status: 'failed', errorCode: end.error.code, detail: clip(end.error.detail) }),
     });
     try {
       await this.dataSource
         .getRepository(JobExecutionEntity)
-        .update({ id: row.id, status: 'running' }, { status: done.status, finishedAt: now, leaseUntil: null, errorCode: done.errorCode, detail: done.detail });
+        .update(
+          { id: row.id, status: 'running' },
+          { status: done.status, finishedAt: now, leaseUntil: null, errorCode: done.errorCode, detail: done.detail, ownerStartedAt: done.ownerStartedAt },
+        );
     } catch (error) {
       this.logger.warn(`execution audit of ${row.jobName} (${row.id}) could not record the end (${done.status}): ${describe(error)}`);
     }

@@ -34,6 +34,7 @@ export function executionOf(row: JobExecutionEntity): JobExecutionResponse {
     scheduledFor: row.scheduledFor?.toISOString() ?? null,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
+    ownerStartedAt: row.ownerStartedAt?.toISOString() ?? null,
     errorCode: row.errorCode,
     detail: row.detail,
     correlationId: row.correlationId,

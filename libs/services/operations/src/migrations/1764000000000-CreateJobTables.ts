@@ -38,6 +38,7 @@ export class CreateJobTables1764000000000 implements MigrationInterface {
         "scheduled_for" timestamptz,
         "started_at" timestamptz NOT NULL,
         "finished_at" timestamptz,
+        "owner_started_at" timestamptz,
         "lease_until" timestamptz,
         "error_code" varchar(128),
         "detail" varchar(1000),

@@ -39,6 +39,10 @@ export class JobExecutionEntity {
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt!: Date | null;
 
+  /** When the owning service's binding started, as it reported (absent when it did not answer). */
+  @Column({ name: 'owner_started_at', type: 'timestamptz', nullable: true })
+  ownerStartedAt!: Date | null;
+
   /** Until when a `running` row is presumed alive; past it, the reconcile marks it `abandoned`. */
   @Column({ name: 'lease_until', type: 'timestamptz', nullable: true })
   leaseUntil!: Date | null;

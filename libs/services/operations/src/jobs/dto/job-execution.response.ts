@@ -11,6 +11,8 @@ export class JobExecutionResponse {
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The tick of a scheduled run.' }) scheduledFor!: string | null;
   @ApiProperty({ type: String, format: 'date-time' }) startedAt!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finishedAt!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: "When the owning service's handler started, as it reported." })
+  ownerStartedAt!: string | null;
   @ApiProperty({ type: String, nullable: true, description: "The binding's own error code, or the platform's (Job.Timeout, Job.Abandoned, ...)." })
   errorCode!: string | null;
   @ApiProperty({ type: String, nullable: true }) detail!: string | null;

@@ -1,0 +1,43 @@
+/**
+ * The bench's server processes (`bench-server.process.ts`), each forked with an IPC channel and
+ * answered `{ ready: true }` once serving: the fleet's services run in processes of their own, as
+ * deployed, while the bench client measures from this one.
+ */
+import { ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+
+/** `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor; `operations`: the operations service. */
+export type BenchServerKind = 'decision' | 'echo' | 'operations';
+
+const START_TIMEOUT_MS = 90_000;
+
+/** Starts a bench server process and waits for its `ready`. */
+export function startServer(kind: BenchServerKind, env: Record<string, string>): Promise<ChildProcess> {
+  // fork() reuses this process's execArgv: the same SWC loader, so the child runs the TypeScript as this one does.
+  const child = fork(join(__dirname, 'bench-server.process.ts'), [], {
+    env: { ...process.env, ...env, BENCH_SERVER: kind },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${kind} server not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    child.once('message', (message: { ready?: boolean }) => {
+      clearTimeout(timer);
+      if (message?.ready) resolve(child);
+      else reject(new Error(`${kind} server sent ${JSON.stringify(message)}`));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${kind} server exited with ${code} before it was ready`));
+    });
+  });
+}
+
+/** Asks the server to stop (the decision app drains its audit on the way), then makes sure it is gone. */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.send({ stop: true });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
