@@ -90,7 +90,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'background jobs of the s
         );
 
         const result = await runLocally(platform.policy.app, 'policy-management.outbox-sweep');
-        expect(result).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^published 1 \(1 with a lapsed lease\), purged 1 sent, 0 unsent$/) });
+        expect(result).toEqual({
+          status: 'succeeded',
+          detail: expect.stringMatching(/^published 1 \(1 with a lapsed lease\), purged 1 sent, 0 unsent$/),
+          startedAt: expect.any(String),
+        });
         // Marked sent only on the broker's confirm.
         const [row] = await platform.sql.query(`SELECT sent_at FROM authz.outbox_message WHERE id = $1`, [left.id]);
         expect(row.sent_at).not.toBeNull();
@@ -156,7 +160,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'background jobs of the s
       const activeDelegation = await insertDelegation('globex', 'gail', 'kai', future);
 
       const first = await runOverRpc(expireGrantsJob.jobName);
-      expect(first).toEqual({ status: 'succeeded', detail: 'expired 1 temporary grants (1 permission requests) and 1 delegations' });
+      expect(first).toEqual({
+        status: 'succeeded',
+        detail: 'expired 1 temporary grants (1 permission requests) and 1 delegations',
+        startedAt: expect.any(String),
+      });
 
       expect(await expiredAt('temporary_grant', grant)).not.toBeNull();
       expect(await expiredAt('delegated_grant', delegation)).not.toBeNull();
@@ -207,6 +215,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'background jobs of the s
       expect(await runOverRpc(expireGrantsJob.jobName)).toEqual({
         status: 'succeeded',
         detail: 'expired 0 temporary grants (0 permission requests) and 0 delegations',
+        startedAt: expect.any(String),
       });
       expect(await platform.count('policy_change_log')).toBe(logBefore);
       expect(await platform.count('outbox_message')).toBe(outboxBefore);

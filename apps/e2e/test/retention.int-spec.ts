@@ -57,7 +57,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     await insert(ago(91), 25);
     await insert(ago(89), 3);
     const run = await runJob(platform.policy.app, changeLogRetentionJob.jobName, now);
-    expect(run).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^25 rows in 3 batches, /) }); // 10 + 10 + 5
+    expect(run).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^25 rows in 3 batches, /), startedAt: expect.any(String) }); // 10 + 10 + 5
     expect(await platform.count('policy_change_log', `tenant_id = 't-retention'`)).toBe(3);
     // Nothing left past retention: a second run deletes nothing.
     expect((await runJob(platform.policy.app, changeLogRetentionJob.jobName, now)).detail).toMatch(/^0 rows in 1 batches, /);
@@ -80,7 +80,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'retention of the audit, 
     ] as const) {
       const jobName = `${service}.processed-events-retention`;
       expect(app.get(ServiceJobs).catalog.map((j) => j.jobName)).toContain(jobName);
-      expect(await runJob(app, jobName, now)).toEqual({ status: 'succeeded', detail: expect.stringMatching(/^12 rows in 2 batches, /) });
+      expect(await runJob(app, jobName, now)).toEqual({
+        status: 'succeeded',
+        detail: expect.stringMatching(/^12 rows in 2 batches, /),
+        startedAt: expect.any(String),
+      });
     }
     for (const [ds, schema] of [
       [platform.sql, 'authz'],

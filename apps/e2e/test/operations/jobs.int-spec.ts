@@ -55,6 +55,52 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: defini
     expect(Date.parse(entry?.nextRunAt ?? '')).toBeGreaterThan(Date.now());
   });
 
+  it('soft-deletes a definition whose job left its catalog, and restores it with its schedule when it returns', async () => {
+    const sync = () => platform.operations[0]?.app.get(JobCatalogSync).syncNow();
+    // A job operations' catalog no longer declares (as after a release that removed it).
+    await platform.opsSql.query(
+      `INSERT INTO ops.job_definition (job_name, cron, interval_seconds, enabled, source, description, module_name, is_critical, timeout_seconds)
+       VALUES ('operations.retired-job', NULL, 60, true, 'operations', 'gone from the code', 'JobsModule', false, 60)`,
+    );
+    const gone = await sync();
+    expect(gone?.find((s) => s.service === 'operations')).toEqual(
+      expect.objectContaining({ changes: expect.objectContaining({ softDeleted: ['operations.retired-job'] }) }),
+    );
+    const list = (await platform.ops().get('/api/operations/jobs').expect(200)).body as Entry[];
+    expect(list.map((e) => e.jobName)).not.toContain('operations.retired-job');
+    expectProblem(await platform.ops().put('/api/operations/jobs/operations.retired-job').send({ intervalSeconds: 60, enabled: true }), 404, 'NotFound');
+    expect(
+      (await platform.opsSql.query(`SELECT deleted_at IS NOT NULL AS deleted FROM ops.job_definition WHERE job_name = 'operations.retired-job'`))[0],
+    ).toEqual({ deleted: true });
+    // A declared job whose row was soft-deleted comes back with the schedule it had, not the default.
+    await platform.opsSql.query(`UPDATE ops.job_definition SET cron = NULL, interval_seconds = 7200, deleted_at = now() WHERE job_name = $1`, [JOB]);
+    const back = await sync();
+    expect(back?.find((s) => s.service === 'operations')).toEqual(expect.objectContaining({ changes: expect.objectContaining({ restored: [JOB] }) }));
+    const restored = await row();
+    expect(restored).toEqual(expect.objectContaining({ cron: null, interval_seconds: 7200, enabled: true }));
+    // Its next tick follows its own interval, not the catalog's daily cron.
+    expect(Math.abs((restored.next_run_at?.getTime() ?? 0) - Date.now() - 7_200_000)).toBeLessThan(60_000);
+  });
+
+  it('marks a run whose lease ran out without an answer as abandoned, never leaving it running', async () => {
+    await platform.opsSql.query(
+      `INSERT INTO ops.job_execution (id, job_name, trigger, status, started_at, lease_until, actor, dispatched_by)
+       VALUES ('00000000-0000-4000-8000-0000000000ab', $1, 'manual', 'running', now() - interval '10 minutes', now() - interval '1 minute', 'admin', 'dead-replica:1')`,
+      [JOB],
+    );
+    const deadline = Date.now() + 10_000;
+    let status = 'running';
+    while (status === 'running' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      [{ status }] = await platform.opsSql.query(`SELECT status FROM ops.job_execution WHERE id = '00000000-0000-4000-8000-0000000000ab'`);
+    }
+    expect(status).toBe('abandoned');
+    const [row] = await platform.opsSql.query(
+      `SELECT error_code, finished_at IS NOT NULL AS finished FROM ops.job_execution WHERE id = '00000000-0000-4000-8000-0000000000ab'`,
+    );
+    expect(row).toEqual({ error_code: 'Job.Abandoned', finished: true });
+  });
+
   it('PUT replaces all three fields and answers the entry; the list then shows the persisted schedule, not the default', async () => {
     const { body } = await platform.ops().put(path()).send({ cronExpression: null, intervalSeconds: 3600, enabled: false }).expect(200);
     expect(body).toEqual(

@@ -125,7 +125,7 @@ export class JobDefinitionRepository {
              "is_critical" = EXCLUDED."is_critical", "default_cron" = EXCLUDED."default_cron",
              "default_interval_seconds" = EXCLUDED."default_interval_seconds", "timeout_seconds" = EXCLUDED."timeout_seconds",
              "deleted_at" = NULL,
-             "next_run_at" = CASE WHEN d."deleted_at" IS NULL THEN d."next_run_at" WHEN d."enabled" THEN EXCLUDED."next_run_at" ELSE NULL END`,
+             "next_run_at" = CASE WHEN d."deleted_at" IS NULL THEN d."next_run_at" ELSE NULL END`,
           [
             entry.jobName,
             defaults.cron,
@@ -139,6 +139,11 @@ export class JobDefinitionRepository {
             enabled ? nextTick(defaults, now) : null,
           ],
         );
+      }
+      // A restored job resumes its own schedule (the catalog default only seeds new rows).
+      for (const jobName of changes.restored) {
+        const restored = await manager.getRepository(JobDefinitionEntity).findOneByOrFail({ jobName });
+        if (restored.enabled) await manager.getRepository(JobDefinitionEntity).update({ jobName }, { nextRunAt: nextTick(restored, now) });
       }
       const deleted = await manager
         .createQueryBuilder()
