@@ -41,3 +41,21 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   await exited;
   clearTimeout(timer);
 }
+
+/**
+ * Teardown steps that must all be tried: each failure is collected (`problems`) instead of
+ * stopping the rest, so one stuck server never leaves a database or queues behind.
+ */
+export function teardownSteps(): { attempt(what: string, step: () => Promise<unknown>): Promise<void>; problems: string[] } {
+  const problems: string[] = [];
+  return {
+    problems,
+    async attempt(what, step) {
+      try {
+        await step();
+      } catch (error) {
+        problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+  };
+}

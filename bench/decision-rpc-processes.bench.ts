@@ -13,7 +13,7 @@
  * give.
  */
 import { ChildProcess } from 'node:child_process';
-import { startServer, stopServer } from './bench-processes';
+import { startServer, stopServer, teardownSteps } from './bench-processes';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +81,6 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
   let decisionServer: ChildProcess | undefined;
   let echoServer: ChildProcess | undefined;
   const clients: RpcClient[] = [];
-  const problems: string[] = [];
   try {
     db = await createTestDatabase(urls.postgres, id);
     [decisionServer, echoServer] = await Promise.all([
@@ -196,13 +195,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
       await sql.end();
     }
   } finally {
-    const attempt = async (what: string, step: () => Promise<unknown>) => {
-      try {
-        await step();
-      } catch (error) {
-        problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    };
+    const { attempt, problems } = teardownSteps();
     for (const client of clients) await attempt('rpc client', () => client.close());
     if (decisionServer) await attempt('decision server', () => stopServer(decisionServer!));
     if (echoServer) await attempt('echo server', () => stopServer(echoServer!));

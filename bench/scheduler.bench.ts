@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { startServer, stopServer } from './bench-processes';
+import { startServer, stopServer, teardownSteps } from './bench-processes';
 import { formatTable, LatencySummary, summarize } from './latency-stats';
 
 export interface SchedulerBenchOptions {
@@ -97,7 +97,6 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<vo
   out(`\nscheduler overhead: due tick → owning handler start, servers in their own processes — database ${id}, AMQP_PREFIX ${id}.`);
   let db: TestDatabase | undefined;
   let owner: ChildProcess | undefined;
-  const problems: string[] = [];
   try {
     db = await createTestDatabase(urls.postgres, id);
     const env = {
@@ -130,13 +129,7 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<vo
       await client.end();
     }
   } finally {
-    const attempt = async (what: string, step: () => Promise<unknown>) => {
-      try {
-        await step();
-      } catch (error) {
-        problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    };
+    const { attempt, problems } = teardownSteps();
     if (owner) await attempt('owner server', () => stopServer(owner!));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));

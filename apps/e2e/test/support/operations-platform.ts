@@ -1,10 +1,9 @@
-import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject } from '@lp/platform/auth';
 import { createServiceApp, ServiceApp } from '@lp/platform/runtime';
 import { operationsService } from '@lp/service/operations';
-import { PolicyTestPlatform } from './policy-platform';
+import { PolicyTestPlatform, signedRequests } from './policy-platform';
 
 /**
  * The operations service (one or more instances, as replicas sharing one database and queue) with
@@ -45,16 +44,8 @@ export class OperationsTestPlatform extends PolicyTestPlatform {
 
   /** Requests to operations instance `instance` (default the first) as `sub` of `tenantId` (default the seeded admin). */
   ops(sub: string = SEEDED_ADMIN_SUBJECT, tenantId: string = SEEDED_TENANT, extra: Partial<AccessTokenSubject> = {}, instance = 0) {
-    const auth = `Bearer ${this.token({ sub, tenantId, ...extra })}`;
     const app = this.operations[instance];
     if (!app) throw new Error(`no operations instance ${instance}`);
-    const http = app.http;
-    return {
-      get: (path: string) => request(http).get(path).set('Authorization', auth),
-      post: (path: string) => request(http).post(path).set('Authorization', auth),
-      put: (path: string) => request(http).put(path).set('Authorization', auth),
-      patch: (path: string) => request(http).patch(path).set('Authorization', auth),
-      delete: (path: string) => request(http).delete(path).set('Authorization', auth),
-    };
+    return signedRequests(app.http, this.token({ sub, tenantId, ...extra }));
   }
 }

@@ -16,6 +16,19 @@ export function expectProblem(res: { status: number; body: { code: string }; hea
   expect(res.body.code).toBe(code);
 }
 
+/** supertest on one app's HTTP handler, every request carrying the bearer `token`. */
+export function signedRequests(http: unknown, token: string) {
+  const auth = `Bearer ${token}`;
+  const app = http as Parameters<typeof request>[0];
+  return {
+    get: (path: string) => request(app).get(path).set('Authorization', auth),
+    post: (path: string) => request(app).post(path).set('Authorization', auth),
+    put: (path: string) => request(app).put(path).set('Authorization', auth),
+    patch: (path: string) => request(app).patch(path).set('Authorization', auth),
+    delete: (path: string) => request(app).delete(path).set('Authorization', auth),
+  };
+}
+
 /**
  * policy-management with the real decision service behind its guard, on PostgreSQL, RabbitMQ and
  * Redis, in a database, queue prefix and key prefix of its own. Use inside
@@ -83,15 +96,7 @@ export class PolicyTestPlatform {
 
   /** Requests to policy-management as `sub` of `tenantId` (default: the seeded admin of tenant default). */
   as(sub: string = SEEDED_ADMIN_SUBJECT, tenantId: string = SEEDED_TENANT, extra: Partial<AccessTokenSubject> = {}) {
-    const auth = `Bearer ${this.token({ sub, tenantId, ...extra })}`;
-    const http = this.policy.http;
-    return {
-      get: (path: string) => request(http).get(path).set('Authorization', auth),
-      post: (path: string) => request(http).post(path).set('Authorization', auth),
-      put: (path: string) => request(http).put(path).set('Authorization', auth),
-      patch: (path: string) => request(http).patch(path).set('Authorization', auth),
-      delete: (path: string) => request(http).delete(path).set('Authorization', auth),
-    };
+    return signedRequests(this.policy.http, this.token({ sub, tenantId, ...extra }));
   }
 
   /**
