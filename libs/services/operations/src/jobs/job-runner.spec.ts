@@ -19,7 +19,9 @@ class OwnerAnswering extends RpcClient {
     return (await this.answer()) as T;
   }
 
-  async close(): Promise<void> {}
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 /** The audit table as an in-memory list of the updates it received. */
