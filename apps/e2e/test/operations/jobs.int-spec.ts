@@ -181,6 +181,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: defini
     expect(first.body.execution).toEqual(
       expect.objectContaining({ jobName: JOB, trigger: 'manual', status: 'succeeded', actor: 'admin', correlationId: 'manual-run-1', scheduledFor: null }),
     );
+    expect(Object.keys(first.body).sort()).toEqual(['detail', 'execution', 'status']);
+    expect(Date.parse(first.body.execution.ownerStartedAt)).toBeGreaterThanOrEqual(Date.parse(first.body.execution.startedAt));
     const second = await platform.ops().post(path('/run')).expect(200);
     const page = await platform
       .ops()

@@ -23,7 +23,7 @@ const SCHEDULE_ERRORS = {
 };
 
 /** A manual run's answer: the owner's result and the execution it was audited under. */
-export interface ManualRunResponse extends JobRunResult {
+export interface ManualRunResponse extends Omit<JobRunResult, 'startedAt'> {
   execution: JobExecutionResponse;
 }
 
@@ -79,7 +79,9 @@ export class JobsService {
     await this.audit.started(execution);
     const outcome = await this.runner.dispatch(definition, execution, caller);
     if ('error' in outcome) throw outcome.error;
-    return { ...outcome.result, execution: executionOf(outcome.execution) };
+    // The owner's start time is the execution's `ownerStartedAt`; the answer keeps the binding's own result.
+    const { status, errorCode, detail } = outcome.result;
+    return { status, ...(errorCode !== undefined && { errorCode }), ...(detail !== undefined && { detail }), execution: executionOf(outcome.execution) };
   }
 
   /** The execution audit of a job, newest first; a soft-deleted job's history stays readable. */
