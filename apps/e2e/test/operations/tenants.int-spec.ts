@@ -196,6 +196,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations: the tenant s
       expect(suspended.body).toMatchObject({ id: 'globex', status: 'suspended' });
       expectProblem(await platform.as('gwen', 'globex').get('/api/authorization/roles'), 403, 'Authorization.Denied');
       expectProblem(await platform.ops('gwen', 'globex').get(`${TENANTS}/globex`), 403, 'Authorization.Denied');
+      // The self-service routes, which ask no decision, read the same fact.
+      for (const path of ['/api/authorization/me/permissions', '/api/authorization/me/menu', '/api/authorization/permission-requests/mine']) {
+        expectProblem(await platform.as('gwen', 'globex').get(path), 403, 'Authorization.Denied');
+      }
+      const filed = await platform.as('gwen', 'globex').post('/api/authorization/permission-requests').send({});
+      expectProblem(filed, 403, 'Authorization.Denied');
       const denied = await decide('gwen', 'globex');
       expect(denied.outcome).toBe('Deny');
       expect(denied.refusal).toMatch(/^TenantSuspended: /);
@@ -221,6 +227,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations: the tenant s
       const active = await platform.ops().patch(`${TENANTS}/globex`).send({ status: 'active' }).expect(200);
       expect(active.body.status).toBe('active');
       await platform.as('gwen', 'globex').get('/api/authorization/roles').expect(200);
+      await platform.as('gwen', 'globex').get('/api/authorization/me/permissions').expect(200);
       expect(await decide('gwen', 'globex')).toMatchObject({ outcome: 'Permit' });
     });
 

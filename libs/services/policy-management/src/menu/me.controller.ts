@@ -1,8 +1,9 @@
-import { Controller, Get } from '@nestjs/common';
+import { Controller, Get, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiProperty, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { TrustedCaller } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
 import { SkipAuthorization } from '@lp/authz-guard';
+import { ActiveTenantGuard } from '../tenant-bootstrap/active-tenant.guard';
 import { PermissionTreeResponse } from '../permissions/dto/permission-tree.response';
 import { PermissionTree } from '../permissions/permission-tree';
 import { PermissionSource } from './effective-permissions.reader';
@@ -46,6 +47,7 @@ export class MeController {
 
   @Get('permissions')
   @SkipAuthorization('answers about the caller itself')
+  @UseGuards(ActiveTenantGuard)
   @ApiOkResponse({ type: MyPermissionsResponse })
   async permissions(@Caller() caller: TrustedCaller): Promise<MyPermissionsResponse> {
     const { codes, permissions, disabledFeatures } = await this.mine.projection(caller.tenantId, caller.subject);
@@ -54,6 +56,7 @@ export class MeController {
 
   @Get('menu')
   @SkipAuthorization('answers about the caller itself')
+  @UseGuards(ActiveTenantGuard)
   @ApiOkResponse({ type: PermissionTreeResponse })
   async menu(@Caller() caller: TrustedCaller): Promise<PermissionTree> {
     return (await this.mine.projection(caller.tenantId, caller.subject)).menu;

@@ -1,8 +1,9 @@
-import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, GovernanceResources, TrustedCaller, ValidationError } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
 import { Authorize, SkipAuthorization } from '@lp/authz-guard';
+import { ActiveTenantGuard } from '../tenant-bootstrap/active-tenant.guard';
 import { CreatePermissionRequestDto } from './dto/create-permission-request.dto';
 import { DecidePermissionRequestDto } from './dto/decide-permission-request.dto';
 import { ListPermissionRequestsQuery } from './dto/list-permission-requests.query';
@@ -24,6 +25,7 @@ export class PermissionRequestsController {
 
   @Post()
   @SkipAuthorization('a caller files a request for itself; deciding it needs Approve/Reject')
+  @UseGuards(ActiveTenantGuard)
   @ApiCreatedResponse({ type: PermissionRequestResponse })
   file(@Caller() caller: TrustedCaller, @Body() dto: CreatePermissionRequestDto) {
     return this.requests.file(caller, dto);
@@ -31,6 +33,7 @@ export class PermissionRequestsController {
 
   @Get('mine')
   @SkipAuthorization("answers only about the caller's own requests")
+  @UseGuards(ActiveTenantGuard)
   @ApiOkResponse({ type: PermissionRequestPage })
   mine(@Caller() caller: TrustedCaller, @Query() query: ListPermissionRequestsQuery) {
     return this.requests.mine(caller, query);
