@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ConfigRegistry, declareConfig } from '@lp/platform/config';
 import { buildConfigSnapshot } from './config-snapshot';
 
@@ -15,7 +16,7 @@ describe('buildConfigSnapshot', () => {
   declareConfig('billing', { BILLING_API_KEY: { type: 'string', group: 'billing', description: 'key', sensitive: true, minLength: 20 } }, { registry });
   declareConfig('tickets', { TICKETS_URL: { type: 'url', group: 'tickets', description: 'url' } }, { registry });
 
-  const secret = 'a-very-secret-signing-value-0123456789';
+  const secret = randomBytes(27).toString('base64url');
   const env = { JWT_SECRET: secret, DATABASE_URL: 'postgres://app:p4ssw0rd@db/app', BILLING_API_KEY: 'short-key', TICKETS_URL: 'https://t.example' };
 
   it("reports the runtime's keys and the service's own, not another service's", () => {

@@ -50,6 +50,11 @@ export class JobDefinitionRepository {
     return definitions.map((definition) => ({ definition, lastRun: byJob.get(definition.jobName) ?? null }));
   }
 
+  /** Whether a definition was ever seeded under this name (soft-deleted ones included). */
+  everExisted(jobName: string): Promise<boolean> {
+    return this.dataSource.getRepository(JobDefinitionEntity).exists({ where: { jobName }, withDeleted: true });
+  }
+
   lastRunOf(jobName: string): Promise<JobExecutionEntity | null> {
     return this.dataSource.getRepository(JobExecutionEntity).findOne({ where: { jobName }, order: { startedAt: 'DESC', id: 'DESC' } });
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { JobRunResult, TrustedCaller } from '@lp/contracts';
 import { Page } from '@lp/platform/http';
 import { CorrelationContext } from '@lp/platform/observability';
@@ -34,7 +33,6 @@ export class JobsService {
     private readonly definitions: JobDefinitionRepository,
     private readonly audit: JobExecutionAudit,
     private readonly runner: JobRunner,
-    private readonly dataSource: DataSource,
   ) {}
 
   async list(): Promise<JobScheduleEntryResponse[]> {
@@ -86,8 +84,7 @@ export class JobsService {
 
   /** The execution audit of a job, newest first; a soft-deleted job's history stays readable. */
   async executions(jobName: string, pageIndex: number, pageSize: number): Promise<Page<JobExecutionResponse>> {
-    const known = await this.dataSource.getRepository(JobDefinitionEntity).exists({ where: { jobName }, withDeleted: true });
-    if (!known) throw new JobNotFoundError(jobName);
+    if (!(await this.definitions.everExisted(jobName))) throw new JobNotFoundError(jobName);
     const [rows, totalCount] = await this.audit.page(jobName, pageIndex, pageSize);
     return { items: rows.map(executionOf), pageIndex, pageSize, totalCount };
   }
