@@ -16,3 +16,4 @@ export * from './lib/authorization-events';
 export * from './lib/simulation';
 export * from './lib/abac-rule-model';
 export * from './lib/operations';
+export * from './lib/cases';

@@ -1,5 +1,7 @@
 import { ServiceDefinition } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
+import { caseManagementService } from '@lp/service/case-management';
+import { mcpGatewayService } from '@lp/service/mcp-gateway';
 import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
 
@@ -9,4 +11,4 @@ import { policyManagementService } from '@lp/service/policy-management';
  * `authz` schema that authz-decision reads is migrated before decisions are asked for. Adding a
  * service to the fleet is one line here.
  */
-export const fleetServices: ServiceDefinition[] = [policyManagementService, authzDecisionService, operationsService];
+export const fleetServices: ServiceDefinition[] = [policyManagementService, authzDecisionService, operationsService, caseManagementService, mcpGatewayService];

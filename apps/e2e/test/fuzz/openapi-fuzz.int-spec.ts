@@ -18,7 +18,7 @@ const PUBLIC = /^\/(health|metrics)/;
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of every service', () => {
   // The write limit is raised so the fuzzer reaches validation and handlers, not only 429s.
   const platform = new OperationsTestPlatform('fuzz', { env: { USER_POLICY_LIMIT: '1000000' } });
-  const apps = () => [platform.policy, ...platform.decisionInstances.slice(0, 1), ...platform.operations];
+  const apps = () => [platform.policy, ...platform.decisionInstances.slice(0, 1), ...platform.operations, ...platform.services.values()];
   // Each app behind the HTTP server it runs with in production, so requests Node's own parser
   // refuses (headers or URL too large) are answered as they would be there.
   const servers = new Map<string, Server>();

@@ -2,7 +2,10 @@ import { DataSource } from 'typeorm';
 import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject } from '@lp/platform/auth';
 import { createServiceApp, ServiceApp } from '@lp/platform/runtime';
+import { fleetServices } from '@lp/fleet';
+import { authzDecisionService } from '@lp/service/authz-decision';
 import { operationsService } from '@lp/service/operations';
+import { policyManagementService } from '@lp/service/policy-management';
 import { PolicyTestPlatform, signedRequests } from './policy-platform';
 
 /**
@@ -18,6 +21,8 @@ import { PolicyTestPlatform, signedRequests } from './policy-platform';
  */
 export class OperationsTestPlatform extends PolicyTestPlatform {
   readonly operations: ServiceApp[] = [];
+  /** The fleet's other services (case-management, mcp-gateway, ...), one instance each, by name. */
+  readonly services = new Map<string, ServiceApp>();
   /** operations' DataSource (schemas `ops` and `platform`). */
   opsSql!: DataSource;
 
@@ -34,12 +39,23 @@ export class OperationsTestPlatform extends PolicyTestPlatform {
     const first = this.operations[0];
     if (!first) throw new Error('no operations instance');
     this.opsSql = first.app.get(DataSource);
+    // The rest of the fleet, so operations' catalog sync and diagnostics find every service answering.
+    const hosted = new Set<string>([policyManagementService.name, authzDecisionService.name, operationsService.name]);
+    for (const service of fleetServices.filter((s) => !hosted.has(s.name))) this.services.set(service.name, await createServiceApp(service, this.runtime));
     return this;
   }
 
   override async stop(): Promise<void> {
+    for (const { app } of [...this.services.values()].reverse()) await app.close();
     for (const { app } of [...this.operations].reverse()) await app.close();
     await super.stop();
+  }
+
+  /** One of the fleet's other services by name. */
+  service(name: string): ServiceApp {
+    const app = this.services.get(name);
+    if (!app) throw new Error(`service ${name} is not hosted by this platform`);
+    return app;
   }
 
   /** Requests to operations instance `instance` (default the first) as `sub` of `tenantId` (default the seeded admin). */

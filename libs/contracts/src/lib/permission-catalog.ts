@@ -97,6 +97,12 @@ export const OPERATIONS_PERMISSIONS: readonly CatalogPermission[] = [
   platformEntry('operations', 'diagnostics', A.View, 'Read the governance, adapter, connector and configuration reports of the fleet (platform level)'),
 ];
 
+/** case-management: litigation cases (docs/services/case-management.md). */
+export const CASES_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('cases', 'case', A.View, 'List and read litigation cases (within the DataScope)'),
+  entry('cases', 'case', A.Create, 'Create a litigation case (the creator becomes its owner)'),
+];
+
 /**
  * Permissions of services that are not built yet, from their specs, so the catalog (and the
  * platform-admin role) holds them before those services declare them in code. A service that is
@@ -108,9 +114,12 @@ export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
 ];
 
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
-export const PERMISSION_CATALOG: readonly CatalogPermission[] = [...AUTHORIZATION_PERMISSIONS, ...OPERATIONS_PERMISSIONS, ...PLANNED_SERVICE_PERMISSIONS].sort(
-  (a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
-);
+export const PERMISSION_CATALOG: readonly CatalogPermission[] = [
+  ...AUTHORIZATION_PERMISSIONS,
+  ...OPERATIONS_PERMISSIONS,
+  ...CASES_PERMISSIONS,
+  ...PLANNED_SERVICE_PERMISSIONS,
+].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
 export interface PlatformFeature {
   code: string;

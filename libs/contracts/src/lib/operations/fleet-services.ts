@@ -6,6 +6,8 @@ export const FleetService = {
   policyManagement: 'policy-management',
   authzDecision: 'authz-decision',
   operations: 'operations',
+  caseManagement: 'case-management',
+  mcpGateway: 'mcp-gateway',
 } as const;
 
 export type FleetServiceName = (typeof FleetService)[keyof typeof FleetService];

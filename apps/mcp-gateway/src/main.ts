@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@lp/platform/runtime';
+import { mcpGatewayService } from '@lp/service/mcp-gateway';
+
+void runService(mcpGatewayService);

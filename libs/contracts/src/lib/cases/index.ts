@@ -1,0 +1,3 @@
+export * from './case-model';
+export * from './cases-rpc';
+export * from './case-events';

@@ -1,0 +1,27 @@
+import { authzGuard } from '@lp/authz-guard';
+import { FleetService } from '@lp/contracts';
+import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { defineService } from '@lp/platform/runtime';
+import { CaseManagementModule } from './case-management.module';
+
+export const CASES_SCHEMA = 'cases';
+
+/**
+ * case-management: litigation cases under /api/cases and RPC `cases.create` / `cases.get`, each
+ * guarded by `@Authorize` with facts loaded from its own `cases` schema; publishes `case.*`.
+ */
+export const caseManagementService = defineService({
+  name: FleetService.caseManagement,
+  authorization: authzGuard,
+  routePrefixes: ['/api/cases'],
+  database: {
+    schema: CASES_SCHEMA,
+    entities: [OutboxMessage, ProcessedEvent],
+    migrations: [createMessagingTablesMigration(CASES_SCHEMA), createProcessedEventTimeIndexMigration(CASES_SCHEMA)],
+  },
+  modules: [CaseManagementModule],
+  openApi: {
+    title: 'Case management',
+    description: 'Litigation cases: the business module behind the MCP case tools and the reference user of the guard library.',
+  },
+});

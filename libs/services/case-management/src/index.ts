@@ -1,0 +1,1 @@
+export * from './case-management.service-definition';

@@ -1,0 +1,1 @@
+export * from './mcp-gateway.service-definition';

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Wires mcp-gateway: each folder owns its module. */
+@Module({ imports: [] })
+export class McpGatewayModule {}
