@@ -108,6 +108,33 @@ export interface TenantStatusResult {
   outcome: 'changed' | 'unchanged' | 'stale';
 }
 
+/** A feature's state for the caller's tenant (`authz.feature.status`). */
+export interface FeatureStatusReply {
+  tenantId: string;
+  featureCode: string;
+  /** The tenant override, else the global default; false for a feature that is not defined. */
+  enabled: boolean;
+  defined: boolean;
+}
+
+/** Where a held permission comes from (`authz.me.permissions`, `GET /api/authorization/me/permissions`). */
+export interface PermissionSourceView {
+  kind: 'role' | 'temporaryGrant' | 'delegation';
+  role?: string;
+  grantId?: string;
+  from?: string;
+  expiresAt?: string;
+}
+
+/** The caller's own permissions and the tenant's disabled features. */
+export interface MyPermissionsReply {
+  tenantId: string;
+  subject: string;
+  codes: string[];
+  permissions: Array<{ code: string; sources: PermissionSourceView[] }>;
+  disabledFeatures: Array<{ feature: string; modules: string[] }>;
+}
+
 const simulatedResourceSchema = z.object({
   module: z.string(),
   resourceType: z.string(),
@@ -182,4 +209,12 @@ export const AuthzRpc = {
    * very next request. Idempotent; versioned so crossing calls cannot reorder (see the payload).
    */
   tenantStatus: rpcContract<TenantStatusResult>()({ pattern: 'authz.tenant.status', service: POLICY_MANAGEMENT, payload: tenantStatusSchema }),
+  /** Whether a feature is on for the caller's tenant (the MCP gateway asks for `mcp.access` on every request); never cached. */
+  featureStatus: rpcContract<FeatureStatusReply>()({
+    pattern: 'authz.feature.status',
+    service: AUTHZ_DECISION,
+    payload: z.strictObject({ featureCode: z.string().min(1).max(100) }),
+  }),
+  /** The caller's own permissions with their sources and the tenant's disabled features (the `/me/permissions` projection). */
+  myPermissions: rpcContract<MyPermissionsReply>()({ pattern: 'authz.me.permissions', service: POLICY_MANAGEMENT, payload: z.strictObject({}) }),
 } as const;
