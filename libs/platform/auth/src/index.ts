@@ -5,6 +5,7 @@ export * from './lib/caller-from-claims';
 export * from './lib/auth.errors';
 export * from './lib/authenticated-request';
 export * from './lib/public.decorator';
+export * from './lib/bearer-challenge';
 export * from './lib/caller.decorator';
 export * from './lib/bearer-token.strategy';
 export * from './lib/jwt-auth.guard';

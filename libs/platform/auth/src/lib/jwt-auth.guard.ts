@@ -1,21 +1,16 @@
-import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CanActivate, ExecutionContext, Injectable, Logger, Type } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { AuthenticationError, type TrustedCaller } from '@lp/contracts';
 import type { Response } from 'express';
 import passport from 'passport';
 import { authenticationFailure, IdentityProviderUnavailableError } from './auth.errors';
+import { BEARER_CHALLENGE_KEY, BearerChallengeParameters, formatBearerChallenge } from './bearer-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { BearerTokenStrategy } from './bearer-token.strategy';
 import { isPublicRoute } from './public.decorator';
 import { rejectionFor } from './token-rejection';
 
 const STRATEGY = 'jwt';
-
-/** RFC 6750 §3: a 401 names the scheme, and `invalid_token` when a token was sent but refused. */
-function challenge(response: Response, request: AuthenticatedRequest): void {
-  if (response.headersSent) return;
-  response.setHeader('WWW-Authenticate', request.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer');
-}
 
 /**
  * The global guard (APP_GUARD): every HTTP route needs a valid bearer token unless `@Public()`.
@@ -34,6 +29,7 @@ export class JwtAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     strategy: BearerTokenStrategy,
+    private readonly moduleRef?: ModuleRef,
   ) {
     this.passport.use(STRATEGY, strategy);
   }
@@ -50,10 +46,35 @@ export class JwtAuthGuard implements CanActivate {
     try {
       request.caller = await this.authenticate(request, response);
     } catch (error) {
-      if (error instanceof AuthenticationError) challenge(response, request);
+      if (error instanceof AuthenticationError) this.challenge(context, response, request);
       throw error;
     }
     return true;
+  }
+
+  /**
+   * RFC 6750 §3: a 401 names the scheme, and `invalid_token` when a token was sent but refused; a
+   * route may add auth-params of its own first (`@BearerChallenge`, e.g. RFC 9728 `resource_metadata`).
+   */
+  private challenge(context: ExecutionContext, response: Response, request: AuthenticatedRequest): void {
+    if (response.headersSent) return;
+    const parameters = { ...this.routeChallengeParameters(context, request), ...(request.headers.authorization ? { error: 'invalid_token' } : {}) };
+    response.setHeader('WWW-Authenticate', formatBearerChallenge(parameters));
+  }
+
+  private routeChallengeParameters(context: ExecutionContext, request: AuthenticatedRequest): Record<string, string> {
+    const provider = this.reflector.getAllAndOverride<Type<BearerChallengeParameters> | undefined>(BEARER_CHALLENGE_KEY, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!provider || !this.moduleRef) return {};
+    try {
+      return this.moduleRef.get(provider, { strict: false }).parametersFor(request);
+    } catch (error) {
+      // The 401 still goes out, with the plain challenge: a broken extra must not turn it into a 500.
+      this.logger.error(`Bearer challenge parameters of ${provider.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return {};
+    }
   }
 
   private authenticate(request: AuthenticatedRequest, response: Response): Promise<TrustedCaller> {
