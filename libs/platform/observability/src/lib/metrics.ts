@@ -42,6 +42,19 @@ export const rpcHandlerDuration = singleton(
     }),
 );
 
+/** The MCP gateway's tools/call latency by tool and outcome (succeeded, invalid, denied, not_found, failed, rate_limited). */
+export const mcpToolCallDuration = singleton(
+  'mcp_tool_call_duration_seconds',
+  () =>
+    new Histogram({
+      name: 'mcp_tool_call_duration_seconds',
+      help: 'MCP tools/call latency by service, tool and outcome.',
+      labelNames: ['service', 'tool', 'outcome'] as const,
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [metricsRegistry],
+    }),
+);
+
 export const outboxLag = singleton(
   'outbox_unsent_oldest_age_seconds',
   () =>

@@ -1,0 +1,64 @@
+import { ProblemCodes } from '@lp/contracts';
+import { problem } from '@lp/platform/http';
+import { createLitigationCaseTool } from './case.tools';
+import { errorResult, invalidArgumentsProblem, outcomeOfProblem, problemForClient } from './tool-outcome';
+
+describe('outcomeOfProblem', () => {
+  it.each([
+    [403, ProblemCodes.authorizationDenied, 'denied'],
+    [404, ProblemCodes.notFound, 'not_found'],
+    [400, ProblemCodes.validationFailed, 'invalid'],
+    [429, ProblemCodes.rateLimited, 'rate_limited'],
+    [503, ProblemCodes.authorizationUnavailable, 'failed'],
+    [504, ProblemCodes.timeout, 'failed'],
+    [500, ProblemCodes.internal, 'failed'],
+    [409, 'Conflict', 'failed'],
+  ])('%i %s -> %s', (status, code, outcome) => {
+    expect(outcomeOfProblem({ status, code })).toBe(outcome);
+  });
+});
+
+describe('create_litigation_case arguments', () => {
+  const valid = { CaseTitle: 'Acme v. Doe', CaseType: 'civil', ClaimAmount: 1500.5, DefendantName: 'John Doe' };
+
+  it('accepts the spec arguments and maps nothing away', () => {
+    expect(createLitigationCaseTool.input.parse(valid)).toEqual(valid);
+  });
+
+  it('reports ClaimAmount 0 under the argument name, with the shared rule renamed to it', () => {
+    const parsed = createLitigationCaseTool.input.safeParse({ ...valid, ClaimAmount: 0 });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    const p = invalidArgumentsProblem(parsed.error, createLitigationCaseTool.argumentFields);
+    expect(p).toMatchObject({ status: 400, code: 'Validation.Failed', errors: { ClaimAmount: ['ClaimAmount must be strictly positive'] } });
+  });
+
+  it('lists every problem at once, an unknown argument under its own name', () => {
+    const parsed = createLitigationCaseTool.input.safeParse({ CaseTitle: ' ', CaseType: 'divorce', ClaimAmount: -1, Extra: 1 });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    const { errors } = invalidArgumentsProblem(parsed.error, createLitigationCaseTool.argumentFields);
+    expect(Object.keys(errors ?? {}).sort()).toEqual(['CaseTitle', 'CaseType', 'ClaimAmount', 'DefendantName', 'Extra']);
+    expect(errors?.['CaseType']?.[0]).toMatch(/^CaseType must be one of civil/);
+    expect(errors?.['Extra']).toEqual(['is not an argument of this tool']);
+  });
+
+  it("keys the service's own per-field errors by argument", () => {
+    const downstream = problem(400, 'Validation.Failed', 'no', {
+      errors: { claimAmount: ['claimAmount must be at most 9999999999999.99'], officeId: ['unknown office'] },
+    });
+    expect(problemForClient(downstream, createLitigationCaseTool.argumentFields).errors).toEqual({
+      ClaimAmount: ['ClaimAmount must be at most 9999999999999.99'],
+      officeId: ['unknown office'],
+    });
+  });
+});
+
+describe('errorResult', () => {
+  it('is a tool result with isError, the code in structured content and text', () => {
+    const result = errorResult(problem(404, 'NotFound', 'Case was not found.', { correlationId: 'c1' }));
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({ code: 'NotFound', status: 404, detail: 'Case was not found.', correlationId: 'c1' });
+    expect(result.content).toEqual([{ type: 'text', text: 'NotFound: Case was not found.' }]);
+  });
+});

@@ -1,0 +1,82 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { ProblemCodes, type ProblemDetails } from '@lp/contracts';
+import { problem } from '@lp/platform/http';
+
+/** How a tools/call ended, as the audit and the metrics record it. */
+export const TOOL_OUTCOMES = ['succeeded', 'invalid', 'denied', 'not_found', 'failed', 'rate_limited'] as const;
+export type ToolOutcome = (typeof TOOL_OUTCOMES)[number];
+
+/** The outcome of a call that ended in this problem (the gateway's own or the owning service's). */
+export function outcomeOfProblem(p: Pick<ProblemDetails, 'status' | 'code'>): ToolOutcome {
+  if (p.code === ProblemCodes.authorizationDenied) return 'denied';
+  if (p.code === ProblemCodes.notFound || p.status === 404) return 'not_found';
+  if (p.code === ProblemCodes.validationFailed || p.status === 400 || p.status === 422) return 'invalid';
+  if (p.status === 429) return 'rate_limited';
+  // Authorization.Unavailable, timeouts, transport failures, 5xx: the call failed, nobody refused it.
+  if (p.status === 403) return 'denied';
+  return 'failed';
+}
+
+/** Payload field (dotted path) → argument name: the reverse of a declaration's `argumentFields`. */
+function argumentOf(argumentFields: Readonly<Record<string, string>>): Map<string, string> {
+  return new Map(Object.entries(argumentFields).map(([argument, field]) => [field, argument]));
+}
+
+/** A shared schema's message names the payload field (`claimAmount must be …`): name the argument instead. */
+function renameLeadingField(message: string, field: string | undefined, argument: string): string {
+  if (!field) return message;
+  const leaf = field.split('.').pop() ?? field;
+  return message.startsWith(`${leaf} `) ? `${argument}${message.slice(leaf.length)}` : message;
+}
+
+/** The 400 `Validation.Failed` for arguments the tool's input schema refuses, per argument (`(root)` for the whole object). */
+export function invalidArgumentsProblem(error: z.ZodError, argumentFields: Readonly<Record<string, string>> = {}): ProblemDetails {
+  const errors: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    // An unknown argument is reported under its own name, not the object's.
+    const keys =
+      issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path.map(String), k].join('.')) : [issue.path.map(String).join('.') || '(root)'];
+    for (const key of keys) {
+      const message = issue.code === 'unrecognized_keys' ? 'is not an argument of this tool' : renameLeadingField(issue.message, argumentFields[key], key);
+      (errors[key] ??= []).push(message);
+    }
+  }
+  return problem(400, ProblemCodes.validationFailed, `The arguments are not valid: ${Object.keys(errors).join(', ')}.`, { errors });
+}
+
+/** The owning service's per-field errors keyed by the tool's argument names where the tool maps them. */
+export function problemForClient(p: ProblemDetails, argumentFields: Readonly<Record<string, string>> = {}): ProblemDetails {
+  if (!p.errors) return p;
+  const arguments_ = argumentOf(argumentFields);
+  const errors: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(p.errors)) {
+    const argument = arguments_.get(field) ?? field;
+    (errors[argument] ??= []).push(...messages.map((m) => renameLeadingField(m, field, argument)));
+  }
+  return { ...p, errors };
+}
+
+/**
+ * A failed call as a tool result (not a JSON-RPC error), so the model sees what went wrong and can
+ * correct itself (MCP: tool execution errors are results with `isError`). The problem's stable code
+ * and per-field errors are the structured content; the text says the same for clients that only
+ * read text.
+ */
+export function errorResult(p: ProblemDetails): CallToolResult {
+  const fieldLines = Object.entries(p.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
+  const text = [`${p.code}: ${p.detail ?? p.title}`, ...fieldLines].join('\n');
+  const structured = {
+    code: p.code,
+    status: p.status,
+    ...(p.detail ? { detail: p.detail } : {}),
+    ...(p.errors ? { errors: p.errors } : {}),
+    ...(p.correlationId ? { correlationId: p.correlationId } : {}),
+  };
+  return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };
+}
+
+/** A successful call: the structured content, and its JSON as text for clients without structured output (MCP recommends both). */
+export function successResult(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
