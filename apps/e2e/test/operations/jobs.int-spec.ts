@@ -1,4 +1,4 @@
-import { AuthorizationAction, permissionCode, ServiceRpc, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, OperationsRpc, permissionCode, ServiceRpc, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { JobCatalogSync, JobScheduler, OperationsJobs } from '@lp/service/operations';
@@ -254,6 +254,29 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: defini
       const run = { jobName: JOB, trigger: 'manual' as const, executionId: '00000000-0000-4000-8000-000000000001' };
       await expect(rpc.call(ServiceRpc.runJob('operations'), { caller: nobody, payload: run })).rejects.toMatchObject({
         problem: { status: 403, code: 'Authorization.Denied' },
+      });
+    });
+
+    it('operations.jobs.list and operations.jobs.trigger answer as the routes do, decided for the caller in the message', async () => {
+      const rpc = platform.policy.app.get(RpcClient);
+      const caller = (subject: string): TrustedCaller => ({ kind: 'user', subject, tenantId: 'default', scopes: [], claimsDigest: subject });
+      const listed = (await platform.ops().get('/api/operations/jobs').expect(200)).body as Array<{ jobName: string }>;
+      const overRpc = await rpc.call(OperationsRpc.listJobs, { caller: caller('viewer'), payload: {} });
+      expect(overRpc.map((j) => j.jobName)).toEqual(listed.map((j) => j.jobName));
+
+      for (const subject of ['nobody', 'viewer']) {
+        await expect(rpc.call(OperationsRpc.runJob, { caller: caller(subject), payload: { jobName: JOB } })).rejects.toMatchObject({
+          problem: { status: 403, code: 'Authorization.Denied' },
+        });
+      }
+      await expect(rpc.call(OperationsRpc.listJobs, { caller: caller('nobody'), payload: {} })).rejects.toMatchObject({
+        problem: { status: 403, code: 'Authorization.Denied' },
+      });
+
+      const ran = await rpc.call(OperationsRpc.runJob, { caller: caller('admin'), payload: { jobName: JOB } });
+      expect(ran).toMatchObject({ status: 'succeeded', execution: { jobName: JOB, trigger: 'manual', actor: 'admin', status: 'succeeded' } });
+      await expect(rpc.call(OperationsRpc.runJob, { caller: caller('admin'), payload: { jobName: 'operations.no-such-job' } })).rejects.toMatchObject({
+        problem: { status: 404 },
       });
     });
   });

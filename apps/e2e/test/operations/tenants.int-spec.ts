@@ -202,6 +202,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations: the tenant s
       }
       const filed = await platform.as('gwen', 'globex').post('/api/authorization/permission-requests').send({});
       expectProblem(filed, 403, 'Authorization.Denied');
+      // ...and so does their RPC twin, which the MCP gateway asks as the caller.
+      const gwen: TrustedCaller = { kind: 'user', subject: 'gwen', tenantId: 'globex', scopes: [], claimsDigest: 'gwen' };
+      const rpc = platform.policy.app.get(RpcClient);
+      await expect(rpc.call(AuthzRpc.myPermissions, { caller: gwen, payload: {} })).rejects.toMatchObject({
+        problem: { status: 403, code: 'Authorization.Denied' },
+      });
       const denied = await decide('gwen', 'globex');
       expect(denied.outcome).toBe('Deny');
       expect(denied.refusal).toMatch(/^TenantSuspended: /);
@@ -227,7 +233,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations: the tenant s
       const active = await platform.ops().patch(`${TENANTS}/globex`).send({ status: 'active' }).expect(200);
       expect(active.body.status).toBe('active');
       await platform.as('gwen', 'globex').get('/api/authorization/roles').expect(200);
-      await platform.as('gwen', 'globex').get('/api/authorization/me/permissions').expect(200);
+      const mine = (await platform.as('gwen', 'globex').get('/api/authorization/me/permissions').expect(200)).body;
+      expect(await rpc.call(AuthzRpc.myPermissions, { caller: gwen, payload: {} })).toEqual(mine);
       expect(await decide('gwen', 'globex')).toMatchObject({ outcome: 'Permit' });
     });
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { EventTypes, PLATFORM_FEATURES } from '@lp/contracts';
+import { AuthzRpc, EventTypes, PLATFORM_FEATURES, TrustedCaller } from '@lp/contracts';
+import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
 
@@ -37,6 +38,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
   afterAll(() => platform.stop());
 
   const ann = () => platform.as('ann', 'acme');
+
+  function featureStatus(tenantId: string, featureCode: string) {
+    const caller: TrustedCaller = { kind: 'user', subject: 'cara', tenantId, scopes: [], claimsDigest: 'cara' };
+    return platform.policy.app.get(RpcClient).call(AuthzRpc.featureStatus, { caller, payload: { featureCode } });
+  }
 
   /**
    * The Feature gate of a real decision of the decision service for `sub` of `tenantId` viewing a
@@ -80,6 +86,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
     expect(await gate('cara', 'acme', 'tickets')).toBe('closed');
     expect(await gate('dan', 'globex', 'tickets')).toBe('open');
     expect(await gate('cara', 'acme', 'chat')).toBe('open'); // another feature
+    // authz.feature.status (the MCP gateway's check) reads the same value, for the caller's own tenant only.
+    expect(await featureStatus('acme', 'tickets')).toEqual({ tenantId: 'acme', featureCode: 'tickets', enabled: false, defined: true });
+    expect(await featureStatus('globex', 'tickets')).toEqual({ tenantId: 'globex', featureCode: 'tickets', enabled: true, defined: true });
+    expect(await featureStatus('acme', 'no-such-feature')).toEqual({ tenantId: 'acme', featureCode: 'no-such-feature', enabled: false, defined: false });
 
     const acmeView = (await ann().get(FEATURES).expect(200)).body.items.find((f: { code: string }) => f.code === 'tickets');
     expect(acmeView).toMatchObject({ tenantOverride: false, effective: false });
@@ -112,6 +122,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management featur
 
     await ann().delete(`${FEATURES}/tickets/override`).expect(204);
     expect(await gate('cara', 'acme', 'tickets')).toBe('open');
+    expect(await featureStatus('acme', 'tickets')).toMatchObject({ enabled: true });
     expect(await platform.count('feature_override', `tenant_id = 'acme' AND feature_code = 'tickets'`)).toBe(0);
     const [cleared] = await platform.sql.query(
       `SELECT tenant_id, before, after FROM authz.policy_change_log WHERE target_id = 'tickets' AND change = 'feature.override-cleared'`,

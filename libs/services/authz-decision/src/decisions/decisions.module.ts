@@ -10,11 +10,12 @@ import { SqlPolicyFactsReader } from '../policy-facts';
 import { DecisionRpcController } from './decision.rpc-controller';
 import { DecisionService } from './decision.service';
 import { DecisionsController } from './decisions.controller';
+import { FeatureStatusRpcController } from './feature-status.rpc-controller';
 
 /** Decisions: the engine over the read-only `authz` schema behind its caches, answered over RPC and HTTP. */
 @Module({
   imports: [DecisionAuditModule, DecisionCacheModule],
-  controllers: [DecisionsController, DecisionRpcController],
+  controllers: [DecisionsController, DecisionRpcController, FeatureStatusRpcController],
   providers: [
     {
       provide: DecisionEngine,

@@ -10,13 +10,14 @@ import { JobExecutionRetention } from './job-execution-retention';
 import { JobRunner } from './job-runner';
 import { JobScheduler } from './job-scheduler';
 import { JobsController } from './jobs.controller';
+import { JobsRpcController } from './jobs.rpc-controller';
 import { jobsConfig } from './jobs.config';
 import { JobsService } from './jobs.service';
 
-/** Job definitions, the catalog sync, the scheduler, the execution audit and the /jobs routes. */
+/** Job definitions, the catalog sync, the scheduler, the execution audit, the /jobs routes and their RPC twins. */
 @Module({
   imports: [TypeOrmModule.forFeature([JobDefinitionEntity, JobExecutionEntity]), ConfigModule.forRoot(jobsConfig), ScheduleModule.forRoot()],
-  controllers: [JobsController],
+  controllers: [JobsController, JobsRpcController],
   providers: [JobDefinitionRepository, JobExecutionAudit, JobRunner, JobCatalogSync, JobScheduler, JobsService, JobExecutionRetention],
   exports: [JobCatalogSync, JobScheduler],
 })
