@@ -1,17 +1,13 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { ThrottlerStorage } from '@nestjs/throttler';
-import { ToolCallAudit } from '../audit/tool-call-audit';
 import { McpGatewayConfig, mcpGatewayConfig } from '../mcp-gateway.config';
 import { ProtectedResourceController } from '../resource-metadata/protected-resource.controller';
 import { ResourceMetadataModule } from '../resource-metadata/resource-metadata.module';
-import { McpToolRegistry } from '../tools/mcp-tool-registry';
 import { McpToolsModule } from '../tools/mcp-tools.module';
 import { DnsRebindingMiddleware } from './dns-rebinding.middleware';
 import { McpAccessGuard } from './mcp-access.guard';
 import { McpController } from './mcp.controller';
 import { McpProtocolServerFactory } from './mcp-protocol-server';
-import { mcpThrottlerOptions, McpThrottlerGuard } from './mcp-throttler.guard';
+import { MCP_THROTTLER_OPTIONS, mcpThrottlerOptions, McpThrottlerGuard } from './mcp-throttler.guard';
 
 /** `/mcp`: the controller, its guards, the per-request SDK server and the DNS-rebinding check. */
 @Module({
@@ -21,17 +17,12 @@ import { mcpThrottlerOptions, McpThrottlerGuard } from './mcp-throttler.guard';
     McpAccessGuard,
     McpProtocolServerFactory,
     {
-      provide: McpThrottlerGuard,
-      inject: [ThrottlerStorage, Reflector, ToolCallAudit, McpToolRegistry, mcpGatewayConfig.token],
-      useFactory: (storage: ThrottlerStorage, reflector: Reflector, audit: ToolCallAudit, registry: McpToolRegistry, config: McpGatewayConfig) =>
-        new McpThrottlerGuard(
-          mcpThrottlerOptions({ callerLimit: config.MCP_CALLER_RATE_LIMIT, tenantLimit: config.MCP_TENANT_RATE_LIMIT, windowMs: config.MCP_RATE_WINDOW_MS }),
-          storage,
-          reflector,
-          audit,
-          registry,
-        ),
+      provide: MCP_THROTTLER_OPTIONS,
+      inject: [mcpGatewayConfig.token],
+      useFactory: (config: McpGatewayConfig) =>
+        mcpThrottlerOptions({ callerLimit: config.MCP_CALLER_RATE_LIMIT, tenantLimit: config.MCP_TENANT_RATE_LIMIT, windowMs: config.MCP_RATE_WINDOW_MS }),
     },
+    McpThrottlerGuard,
     DnsRebindingMiddleware,
   ],
 })

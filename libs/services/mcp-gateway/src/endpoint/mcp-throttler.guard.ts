@@ -1,4 +1,4 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerLimitDetail, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import { ProblemCodes, type TrustedCaller } from '@lp/contracts';
@@ -45,11 +45,15 @@ export function mcpThrottlerOptions(limits: McpRateLimits): ThrottlerModuleOptio
   };
 }
 
+/** The options of `McpThrottlerGuard` (from the service's configuration: `mcpThrottlerOptions`). */
+export const MCP_THROTTLER_OPTIONS = Symbol('MCP_THROTTLER_OPTIONS');
+
 @Injectable()
 export class McpThrottlerGuard extends UserPolicyThrottlerGuard {
+  // Nest builds a guard named in @UseGuards itself, from these injection tokens.
   constructor(
-    options: ThrottlerModuleOptions,
-    storage: ThrottlerStorage,
+    @Inject(MCP_THROTTLER_OPTIONS) options: ThrottlerModuleOptions,
+    @Inject(ThrottlerStorage) storage: ThrottlerStorage,
     reflector: Reflector,
     private readonly audit: ToolCallAudit,
     private readonly registry: McpToolRegistry,

@@ -96,7 +96,7 @@ describe('tool declarations', () => {
   });
 
   it('shows the case rules in the JSON Schema: ClaimAmount strictly positive, CaseType enumerated', () => {
-    const schema = toolListing(MCP_TOOLS[0]!).inputSchema as {
+    const schema = toolListing(MCP_TOOLS[0]!).inputSchema as unknown as {
       properties: Record<string, Record<string, unknown>>;
       required: string[];
       additionalProperties: boolean;
