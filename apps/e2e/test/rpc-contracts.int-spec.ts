@@ -1,7 +1,7 @@
 import { RPC_CONTRACTS, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT, TrustedCaller } from '@lp/contracts';
 import { RpcClient, RpcRemoteError } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
-import { PolicyTestPlatform } from './support/policy-platform';
+import { OperationsTestPlatform } from './support/operations-platform';
 
 const admin: TrustedCaller = { kind: 'user', subject: SEEDED_ADMIN_SUBJECT, tenantId: SEEDED_TENANT, scopes: [], claimsDigest: 'admin' };
 
@@ -24,7 +24,8 @@ const WRONG_SHAPES: Array<[string, unknown]> = [
  * caller) naming what is wrong, never a 5xx, a timeout or a crash of the handler.
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'RPC contracts refuse messages of the wrong shape', () => {
-  const platform = new PolicyTestPlatform('rpc-contracts');
+  // The whole fleet, so every service's patterns have their server (case-management's included).
+  const platform = new OperationsTestPlatform('rpc-contracts');
   let rpc: RpcClient;
 
   beforeAll(async () => {

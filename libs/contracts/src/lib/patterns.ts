@@ -1,4 +1,5 @@
 import { AuthzRpc } from './authorization-rpc';
+import { CasesRpc } from './cases/cases-rpc';
 
 /** Each service's RPC queue, `{service}.rpc`. */
 export const ServiceQueues = {
@@ -7,4 +8,4 @@ export const ServiceQueues = {
 } as const;
 
 /** Every RPC contract of the fleet (the conformance tests send each a wrong shape). */
-export const RPC_CONTRACTS = [...Object.values(AuthzRpc)] as const;
+export const RPC_CONTRACTS = [...Object.values(AuthzRpc), ...Object.values(CasesRpc)] as const;
