@@ -24,6 +24,7 @@ const WRONG_SHAPES: Array<[string, unknown]> = [
  * caller) naming what is wrong, never a 5xx, a timeout or a crash of the handler.
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'RPC contracts refuse messages of the wrong shape', () => {
+  // The whole fleet, so every service's patterns have their server (case-management's included).
   const platform = new OperationsTestPlatform('rpc-contracts');
   let rpc: RpcClient;
 

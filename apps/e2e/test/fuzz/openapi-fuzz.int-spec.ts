@@ -50,6 +50,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     expect(byService.get('policy-management')).toBeGreaterThan(30);
     expect(byService.get('authz-decision')).toBeGreaterThanOrEqual(2);
     expect(byService.get('operations')).toBeGreaterThanOrEqual(6);
+    expect(byService.get('case-management')).toBeGreaterThanOrEqual(3);
   });
 
   it('answers every hostile request with a 4xx problem+json or a success, never a 5xx', async () => {

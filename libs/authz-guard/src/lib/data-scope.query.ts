@@ -7,6 +7,11 @@ export interface DataScopeColumns {
   owner?: string;
   office?: string;
   id?: string;
+  /**
+   * The resource type the rows are (`case`): an `instances` scope names the type its ids belong to,
+   * and ids of another type must not match rows of this one. Without it the ids are taken as given.
+   */
+  resourceType?: string;
 }
 
 let parameterSeq = 0;
@@ -38,6 +43,7 @@ export function applyDataScope<T extends ObjectLiteral>(qb: SelectQueryBuilder<T
     }
     case 'instances': {
       if (!columns.id || scope.resourceIds.length === 0) return qb.andWhere('1 = 0');
+      if (columns.resourceType !== undefined && scope.resourceType !== columns.resourceType) return qb.andWhere('1 = 0');
       const p = param('ids');
       return qb.andWhere(`${columns.id} IN (:...${p})`, { [p]: scope.resourceIds });
     }

@@ -1,4 +1,5 @@
 import { AuthzRpc } from './authorization-rpc';
+import { CasesRpc } from './cases/cases-rpc';
 import { OperationsRpc } from './operations/operations-rpc';
 
 /** Each service's RPC queue, `{service}.rpc`. */
@@ -8,4 +9,4 @@ export const ServiceQueues = {
 } as const;
 
 /** Every RPC contract of the fleet (the conformance tests send each a wrong shape). */
-export const RPC_CONTRACTS = [...Object.values(AuthzRpc), ...Object.values(OperationsRpc)] as const;
+export const RPC_CONTRACTS = [...Object.values(AuthzRpc), ...Object.values(OperationsRpc), ...Object.values(CasesRpc)] as const;

@@ -9,3 +9,4 @@ export * from './lib/time-window';
 export * from './lib/redis-throttler-storage';
 export * from './lib/dependency-unavailable';
 export * from './lib/storable-input';
+export * from './lib/schema-validation.pipe';

@@ -4,3 +4,4 @@ export * from './lib/redis-keys';
 export * from './lib/broker-objects';
 export * from './lib/test-run-resources';
 export * from './lib/test-database';
+export * from './lib/eventually';

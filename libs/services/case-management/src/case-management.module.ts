@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { CasesModule } from './cases/cases.module';
 
 /** Wires case-management: each folder owns its module. */
-@Module({ imports: [] })
+@Module({ imports: [CasesModule] })
 export class CaseManagementModule {}

@@ -3,6 +3,8 @@ import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CaseManagementModule } from './case-management.module';
+import { CreateCaseTables1764200000000 } from './migrations/1764200000000-CreateCaseTables';
+import { CASE_MANAGEMENT_ENTITIES } from './store';
 
 export const CASES_SCHEMA = 'cases';
 
@@ -16,8 +18,8 @@ export const caseManagementService = defineService({
   routePrefixes: ['/api/cases'],
   database: {
     schema: CASES_SCHEMA,
-    entities: [OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(CASES_SCHEMA), createProcessedEventTimeIndexMigration(CASES_SCHEMA)],
+    entities: [...CASE_MANAGEMENT_ENTITIES, OutboxMessage, ProcessedEvent],
+    migrations: [createMessagingTablesMigration(CASES_SCHEMA), createProcessedEventTimeIndexMigration(CASES_SCHEMA), CreateCaseTables1764200000000],
   },
   modules: [CaseManagementModule],
   openApi: {

@@ -6,3 +6,4 @@ export { PolicyManagementRetention } from './retention/policy-management-retenti
 export { changeLogRetentionJob } from './retention/policy-management.jobs';
 export { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
 export { GrantExpiry } from './grant-expiry/grant-expiry.service';
+export { CaseOwnerRelationListener, CASE_OWNER_CONSUMER } from './sharing/case-owner-relation.listener';

@@ -36,15 +36,24 @@ export const isoInstant = z.iso.datetime({ offset: true });
 /** A non-empty string of at most `max` characters. */
 export const text = (max = 255) => z.string().min(1).max(max);
 
-/** A zod failure as the platform reports validation: `{ "path.to.field": ["message", ...] }`. */
+/**
+ * A zod failure as the platform reports validation: `{ "path.to.field": ["message", ...] }`, an
+ * unknown field under its own name. A failure of the root itself (not an object at all) is reported
+ * under `dropRoot`, or `message` without one.
+ */
 export function problemsOf(error: z.ZodError, dropRoot?: string): Record<string, string[]> {
   const problems: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
     const relative = dropRoot !== undefined && path.startsWith(`${dropRoot}.`) ? path.slice(dropRoot.length + 1) : path;
     const field = relative === '' || relative === dropRoot ? (dropRoot ?? 'message') : relative;
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
-    (problems[field] ??= []).push(message);
+    if (issue.code === 'unrecognized_keys') {
+      // One entry per unknown field, under the field's own name, in the words of the HTTP validation pipe.
+      const parent = relative === '' || relative === dropRoot ? '' : `${relative}.`;
+      for (const key of issue.keys) (problems[`${parent}${key}`] ??= []).push(`property ${key} should not exist`);
+      continue;
+    }
+    (problems[field] ??= []).push(issue.message);
   }
   return problems;
 }

@@ -70,17 +70,31 @@ export class PolicyChanges {
   ) {}
 
   async apply<T>(caller: TrustedCaller, work: (tx: PolicyChangeTransaction) => Promise<T>, options: { invalidateNow?: boolean } = {}): Promise<T> {
-    let envelopes: EventEnvelope[] = [];
-    const result = await this.dataSource.transaction(async (manager) => {
-      const tx = new PolicyChangeTransaction(manager, caller, this.outbox);
-      const value = await work(tx);
-      envelopes = tx.envelopes;
-      return value;
-    });
+    const { value, envelopes } = await this.dataSource.transaction((manager) => this.within(manager, caller, work));
+    await this.committed(caller, envelopes, options);
+    return value;
+  }
+
+  /**
+   * The change path in a transaction opened elsewhere, for a change that must commit with something
+   * else: an idempotent consumer's processed-event record (a change made in reaction to an event).
+   * Hand the returned envelopes to `committed` once that transaction has committed.
+   */
+  async within<T>(
+    manager: EntityManager,
+    caller: TrustedCaller,
+    work: (tx: PolicyChangeTransaction) => Promise<T>,
+  ): Promise<{ value: T; envelopes: EventEnvelope[] }> {
+    const tx = new PolicyChangeTransaction(manager, caller, this.outbox);
+    const value = await work(tx);
+    return { value, envelopes: tx.envelopes };
+  }
+
+  /** What follows a committed change: this instance's menu projections, then the decision service's revisions. */
+  async committed(caller: TrustedCaller, envelopes: readonly EventEnvelope[], options: { invalidateNow?: boolean } = {}): Promise<void> {
     // This instance's menu projections first: the caller's own next read must already be fresh.
     for (const envelope of envelopes) this.menus.forget(envelope.eventType, envelope.payload, envelope.tenantId);
-    if (envelopes.length > 0 && options.invalidateNow !== false) await this.invalidateNow(caller, envelopes);
-    return result;
+    if (envelopes.length > 0 && options.invalidateNow !== false) await this.invalidateNow(caller, [...envelopes]);
   }
 
   private async invalidateNow(caller: TrustedCaller, events: EventEnvelope[]): Promise<void> {

@@ -13,6 +13,9 @@ import { ShareRoleUnknownError } from './sharing.errors';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The unique key of a relation row (uq_resource_relation). */
+export type RelationKey = Pick<ResourceRelationEntity, 'tenantId' | 'subject' | 'subjectKind' | 'resourceType' | 'resourceId' | 'relation'>;
+
 export interface ShareResult {
   share: ShareResponse;
   /** False when an identical share already existed: nothing was written, no event. */
@@ -57,27 +60,38 @@ export class SharingService {
         const role = await tx.manager.findOne(RoleEntity, { where: { tenantId, name: dto.subject }, lock: { mode: 'pessimistic_read' } });
         if (!role) throw new ShareRoleUnknownError(dto.subject);
       }
-      const key = {
+      const { row, created } = await this.relate(tx, {
         tenantId,
         subject: dto.subject,
         subjectKind: dto.subjectKind,
         resourceType: dto.resourceType,
         resourceId: dto.resourceId,
         relation: dto.relation,
-      };
-      const inserted = await tx.manager
-        .createQueryBuilder()
-        .insert()
-        .into(ResourceRelationEntity)
-        .values({ ...key, createdBy: caller.actor ?? caller.subject })
-        .orIgnore()
-        .returning(['id'])
-        .execute();
-      const row = await tx.manager.findOneByOrFail(ResourceRelationEntity, key);
-      const created = (inserted.raw as unknown[]).length > 0;
-      if (created) await this.record(tx, 'share.granted', row, 'granted');
+      });
       return { share: ShareResponse.of(row), created };
     });
+  }
+
+  /**
+   * Writes one relation row in the change's transaction, idempotent on the relation's unique key: an
+   * existing identical row is returned as it is, with no change-log row and no event. A new row is
+   * recorded (change log + `authorization.relation.changed`), so the next decision sees it. Shared by
+   * the sharing route and the relations policy-management derives from business events; `change`
+   * names the change in the log.
+   */
+  async relate(tx: PolicyChangeTransaction, key: RelationKey, change = 'share.granted'): Promise<{ row: ResourceRelationEntity; created: boolean }> {
+    const inserted = await tx.manager
+      .createQueryBuilder()
+      .insert()
+      .into(ResourceRelationEntity)
+      .values({ ...key, createdBy: tx.caller.actor ?? tx.caller.subject })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    const row = await tx.manager.findOneByOrFail(ResourceRelationEntity, key);
+    const created = (inserted.raw as unknown[]).length > 0;
+    if (created) await this.record(tx, change, row, 'granted');
+    return { row, created };
   }
 
   async revoke(caller: TrustedCaller, shareId: string): Promise<void> {
