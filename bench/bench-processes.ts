@@ -6,13 +6,21 @@
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 
-/** `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor; `operations`: the operations service. */
-export type BenchServerKind = 'decision' | 'echo' | 'operations';
+/**
+ * `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor;
+ * `operations`, `cases` (case-management), `mcp-gateway` (listening on HTTP): one service each.
+ */
+export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway';
 
 const START_TIMEOUT_MS = 90_000;
 
 /** Starts a bench server process and waits for its `ready`. */
-export function startServer(kind: BenchServerKind, env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(kind: BenchServerKind, env: Record<string, string>): Promise<ChildProcess> {
+  return (await startListeningServer(kind, env)).child;
+}
+
+/** As `startServer`, with what the server reported beside `ready` (the HTTP port of one that listens). */
+export function startListeningServer(kind: BenchServerKind, env: Record<string, string>): Promise<{ child: ChildProcess; port?: number }> {
   // fork() reuses this process's execArgv: the same SWC loader, so the child runs the TypeScript as this one does.
   const child = fork(join(__dirname, 'bench-server.process.ts'), [], {
     env: { ...process.env, ...env, BENCH_SERVER: kind },
@@ -20,9 +28,9 @@ export function startServer(kind: BenchServerKind, env: Record<string, string>):
   });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${kind} server not ready within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
-    child.once('message', (message: { ready?: boolean }) => {
+    child.once('message', (message: { ready?: boolean; port?: number }) => {
       clearTimeout(timer);
-      if (message?.ready) resolve(child);
+      if (message?.ready) resolve({ child, port: message.port });
       else reject(new Error(`${kind} server sent ${JSON.stringify(message)}`));
     });
     child.once('exit', (code) => {

@@ -6,7 +6,11 @@
  *   policy-management (owner of the `authz` tables, seeded with the bench policy), authz-decision
  *   and the echo as a platform service (`platformEchoService`);
  * - `BENCH_SERVER=echo`: the RPC floor's echo server on AMQP_URL under AMQP_PREFIX;
- * - `BENCH_SERVER=operations`: the operations service (the job scheduler) on the same profile.
+ * - `BENCH_SERVER=operations`: the operations service (the job scheduler) on the same profile;
+ * - `BENCH_SERVER=cases`: case-management on the same profile;
+ * - `BENCH_SERVER=mcp-gateway`: the MCP gateway on the same profile, verifying tokens with the
+ *   JWT_SECRET / JWT_ISSUER / JWT_AUDIENCE the bench gives (it signs the client's tokens), behind
+ *   the platform's HTTP server on an ephemeral port of 127.0.0.1, reported as `{ ready: true, port }`.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
  * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
@@ -15,7 +19,10 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { createServiceApp, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import type { AddressInfo } from 'node:net';
+import { createHttpServer, createServiceApp, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import { caseManagementService } from '@lp/service/case-management';
+import { mcpGatewayService } from '@lp/service/mcp-gateway';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
@@ -23,8 +30,32 @@ import { seedBenchPolicy } from './decision-bench-stack';
 import { platformEchoService, startEchoServer } from './echo-server';
 import { RunningCpuProfile, startCpuProfile } from './cpu-profile';
 
+/** What `start` reports beside `ready` (the HTTP port of a server that listens). */
+let readyInfo: { port?: number } = {};
+
 async function start(): Promise<() => Promise<void>> {
   const env = process.env;
+  if (env.BENCH_SERVER === 'cases') {
+    const runtime = await startPlatformRuntime('bench-cases', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
+    const cases = await createServiceApp(caseManagementService, runtime);
+    return async () => {
+      await cases.app.close();
+      await runtime.close();
+    };
+  }
+  if (env.BENCH_SERVER === 'mcp-gateway') {
+    if (!env.JWT_SECRET) throw new Error('the mcp-gateway bench server needs the JWT_SECRET the bench signs with');
+    const runtime = await startPlatformRuntime('bench-mcp-gateway', { ...env, LOG_LEVEL: 'silent' });
+    const gateway = await createServiceApp(mcpGatewayService, runtime);
+    const server = createHttpServer(gateway.http);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    readyInfo = { port: (server.address() as AddressInfo).port };
+    return async () => {
+      await server.drain(1000);
+      await gateway.app.close();
+      await runtime.close();
+    };
+  }
   if (env.BENCH_SERVER === 'echo') {
     const echo = await startEchoServer({ kind: 'rabbitmq', url: env.AMQP_URL as string, prefix: env.AMQP_PREFIX as string });
     return () => echo.close();
@@ -38,7 +69,7 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
-  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision, echo or operations, got ${env.BENCH_SERVER}`);
+  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision, echo, operations, cases or mcp-gateway, got ${env.BENCH_SERVER}`);
   const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
   const apps: ServiceApp[] = [];
   apps.push(await createServiceApp(policyManagementService, runtime));
@@ -81,7 +112,7 @@ start().then(
       }
     });
     process.on('SIGTERM', shutdown);
-    process.send?.({ ready: true });
+    process.send?.({ ready: true, ...readyInfo });
   },
   (error: unknown) => {
     process.stderr.write(`bench server failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

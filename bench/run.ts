@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, decide-processes, cache, redis-stall, scheduler) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -15,6 +15,7 @@ import { deleteBrokerObjects } from '@lp/platform/testing';
 import { benchRpcEcho } from './rpc-echo.bench';
 import { benchRedisStall } from './redis-stall.bench';
 import { benchScheduler } from './scheduler.bench';
+import { benchMcp } from './mcp.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -28,7 +29,7 @@ async function main(): Promise<void> {
   const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
-  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler').split(',').map((name) => name.trim()));
+  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp').split(',').map((name) => name.trim()));
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
@@ -65,6 +66,9 @@ async function main(): Promise<void> {
   // Job scheduler: due tick → owning handler start, operations and the owner in processes of their own, against the RabbitMQ echo.
   const echoAt1 = rabbit.find((r) => r.concurrency === 1);
   if (only.has('scheduler') && echoAt1) await benchScheduler({ quick, amqpUrl: amqp, echo: echoAt1 });
+
+  // MCP gateway: tools/call get_case_by_id against the direct cases.get RPC, every server in its own process.
+  if (only.has('mcp')) await benchMcp({ quick, amqpUrl: amqp });
 }
 
 main().then(
