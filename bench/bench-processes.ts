@@ -5,6 +5,8 @@
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import type { CpuProfileSummary } from './cpu-profile';
+import { measure } from './latency-stats';
 
 /**
  * `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor;
@@ -66,4 +68,30 @@ export function teardownSteps(): { attempt(what: string, step: () => Promise<unk
       }
     },
   };
+}
+
+/** Sends `message` to a bench server and waits for its answer carrying `key`. */
+function askServer<T>(child: ChildProcess, message: object, key: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (answer: Record<string, unknown>) => {
+      if (answer?.profileError) reject(new Error(String(answer.profileError)));
+      else if (answer && key in answer) resolve(answer[key] as T);
+      else return;
+      child.off('message', onMessage);
+    };
+    child.on('message', onMessage);
+    child.send(message);
+  });
+}
+
+/** `calls` runs of `call` (at `concurrency`, default 64) under a V8 profile of the server process answering them. */
+export async function profileServer(child: ChildProcess, calls: number, call: () => Promise<unknown>, concurrency = 64): Promise<CpuProfileSummary> {
+  await askServer(child, { profile: 'start' }, 'profiling');
+  await measure(call, { total: calls, concurrency, warmup: 0 });
+  const summary = await askServer<CpuProfileSummary & { byGroup: Array<[string, number]>; byFunction: Array<[string, number]> }>(
+    child,
+    { profile: 'stop', calls },
+    'profile',
+  );
+  return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };
 }

@@ -13,7 +13,7 @@
  * give.
  */
 import { ChildProcess } from 'node:child_process';
-import { startServer, stopServer, teardownSteps } from './bench-processes';
+import { profileServer, startServer, stopServer, teardownSteps } from './bench-processes';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,9 +23,9 @@ import { AuthzRpc } from '@lp/contracts';
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { BENCH_DECISION_MESSAGE, deleteTopology, ECHO_PAYLOAD } from './decision-bench-stack';
-import { CpuProfileSummary, formatProfile } from './cpu-profile';
+import { formatProfile } from './cpu-profile';
 import { interleaved, sliceRatios, Timed } from './interleaved';
-import { formatTable, measure } from './latency-stats';
+import { formatTable } from './latency-stats';
 
 export interface DecisionRpcProcessesOptions {
   sizes: { c1: number; c64: number };
@@ -40,32 +40,6 @@ const ROUNDS = 6;
 const WARMUP = 200;
 const TIMEOUT_MS = 10_000;
 const out = (text: string) => process.stdout.write(`${text}\n`);
-
-/** Sends `message` to a bench server and waits for its answer carrying `key`. */
-function askServer<T>(child: ChildProcess, message: object, key: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (answer: Record<string, unknown>) => {
-      if (answer?.profileError) reject(new Error(String(answer.profileError)));
-      else if (answer && key in answer) resolve(answer[key] as T);
-      else return;
-      child.off('message', onMessage);
-    };
-    child.on('message', onMessage);
-    child.send(message);
-  });
-}
-
-/** `calls` runs of `call` at concurrency 64 under a V8 profile of the server process answering them. */
-async function profileServer(child: ChildProcess, calls: number, call: () => Promise<unknown>): Promise<CpuProfileSummary> {
-  await askServer(child, { profile: 'start' }, 'profiling');
-  await measure(call, { total: calls, concurrency: 64, warmup: 0 });
-  const summary = await askServer<CpuProfileSummary & { byGroup: Array<[string, number]>; byFunction: Array<[string, number]> }>(
-    child,
-    { profile: 'stop', calls },
-    'profile',
-  );
-  return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };
-}
 
 export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOptions): Promise<void> {
   const urls = {

@@ -15,12 +15,13 @@ import { join } from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import jwt from 'jsonwebtoken';
-import { CasesRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { AuthzRpc, CasesRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenClaims, callerFromClaims, signAccessToken } from '@lp/platform/auth';
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { profileServer, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { formatProfile } from './cpu-profile';
 import { interleaved } from './interleaved';
 import { formatTable } from './latency-stats';
 
@@ -28,7 +29,7 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 const TIMEOUT_MS = 10_000;
 const TARGET_RATIO = 2;
 
-export async function benchMcp(options: { quick: boolean; amqpUrl: string }): Promise<void> {
+export async function benchMcp(options: { quick: boolean; amqpUrl: string; profile: 'on-fail' | 'always' | 'never' }): Promise<void> {
   const urls = {
     postgres: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
     redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -90,7 +91,12 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string }): Pr
       const result = await mcp!.callTool({ name: 'get_case_by_id', arguments: { CaseId: caseId } });
       if (result.isError || (result.structuredContent as { id?: string } | undefined)?.id !== caseId) unexpected++;
     };
-    const [floor, tool] = await interleaved([direct, viaGateway], total, 1, {
+    // What the gateway itself asks on every request before any tool runs (spec §5.2: the tenant's mcp.access).
+    const featureStatus = async () => {
+      const status = await rpc!.call(AuthzRpc.featureStatus, { caller, payload: { featureCode: 'mcp.access' } }, { timeoutMs: TIMEOUT_MS });
+      if (!status.enabled) unexpected++;
+    };
+    const [floor, tool, gate] = await interleaved([direct, viaGateway, featureStatus], total, 1, {
       warmup: options.quick ? 30 : 200,
       pids: { gateway: gateway.child.pid as number, cases: cases.pid as number, decision: servers[0]!.pid as number },
     });
@@ -103,11 +109,21 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string }): Pr
       'ops/s': Math.round(t.opsPerSecond),
       'gateway cpu ms/call': (t.byPid?.get('gateway') ?? 0).toFixed(3),
     });
-    out(formatTable([row('cases.get RPC (floor)', floor), row('MCP tools/call get_case_by_id', tool)]));
+    out(formatTable([row('cases.get RPC (floor)', floor), row('MCP tools/call get_case_by_id', tool), row('authz.feature.status RPC (the gate)', gate)]));
     const p50 = tool.p50 / floor.p50;
     const p99 = tool.p99 / floor.p99;
     const verdict = p50 <= TARGET_RATIO && p99 <= TARGET_RATIO ? 'within' : 'OVER';
     out(`MCP get_case_by_id / cases.get RPC: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x (target ≤ ${TARGET_RATIO}x: ${verdict})`);
+    out(
+      `of the gateway's p50 ${tool.p50.toFixed(2)} ms: the two RPCs it must make (mcp.access gate + cases.get) p50 ${(gate.p50 + floor.p50).toFixed(2)} ms, ` +
+        `the rest (HTTP, token, limits in Redis, MCP framing) ${(tool.p50 - gate.p50 - floor.p50).toFixed(2)} ms`,
+    );
+    if (options.profile === 'always' || (options.profile === 'on-fail' && verdict === 'OVER')) {
+      const calls = options.quick ? 200 : 1_000;
+      const profile = await profileServer(gateway.child, calls, viaGateway, 1);
+      out(`\nconcurrency 1, ${calls} calls: busy time of the gateway process's main thread per call by where it was spent (V8 sampling profile)`);
+      out(formatProfile([{ label: 'mcp-gateway server', profile }]));
+    }
   } finally {
     const { attempt, problems } = teardownSteps();
     if (mcp) await attempt('mcp client', () => mcp!.close());

@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   if (only.has('scheduler') && echoAt1) await benchScheduler({ quick, amqpUrl: amqp, echo: echoAt1 });
 
   // MCP gateway: tools/call get_case_by_id against the direct cases.get RPC, every server in its own process.
-  if (only.has('mcp')) await benchMcp({ quick, amqpUrl: amqp });
+  if (only.has('mcp')) await benchMcp({ quick, amqpUrl: amqp, profile: profileMode() });
 }
 
 main().then(
