@@ -7,8 +7,8 @@ import { FuzzOperation, FuzzRequest, mutationsOf, operationsOf } from './request
 
 const SEED = 20261124;
 const PER_OPERATION = 30;
-/** Probes answer without a token by design. */
-const PUBLIC = /^\/(health|metrics)/;
+/** Probes and the RFC 9728 metadata (read before a client holds a token) answer without a token by design. */
+const PUBLIC = /^\/(health|metrics|\.well-known)/;
 
 /**
  * Every operation of every service's OpenAPI document, driven with hostile input (request-mutations.ts):
@@ -50,6 +50,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     expect(byService.get('policy-management')).toBeGreaterThan(30);
     expect(byService.get('authz-decision')).toBeGreaterThanOrEqual(2);
     expect(byService.get('operations')).toBeGreaterThanOrEqual(6);
+    // /mcp POST and GET (HEAD is not fuzzed), the two RFC 9728 metadata documents, the runtime's three probes.
+    expect(byService.get('mcp-gateway')).toBe(7);
     expect(byService.get('case-management')).toBeGreaterThanOrEqual(3);
   });
 
