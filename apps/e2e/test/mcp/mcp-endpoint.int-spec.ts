@@ -260,6 +260,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
         expect(result.isError).toBe(true);
         expect(structured(result)).toMatchObject({ code: 'Validation.Failed', errors: { Action: [expect.any(String)] } });
         expect(AUTHORIZATION_ACTIONS).not.toContain('Fly');
+        // An unknown tool, unlike a failing one, is a protocol error (MCP: -32602).
+        await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
       } finally {
         await client.close();
       }
