@@ -44,6 +44,14 @@ export const mcpGatewayConfig = declareConfig('mcp-gateway', {
     min: 100,
     max: 120000,
   },
+  MCP_AUDIT_FLUSH_MS: {
+    type: 'int',
+    group: 'mcp',
+    description: 'how long a tool-call audit row may wait in memory before its batch is written (also written at 200 rows and at shutdown)',
+    default: 50,
+    min: 1,
+    max: 10000,
+  },
   MCP_AUDIT_RETENTION_DAYS: { type: 'int', group: 'retention', description: 'days the tool-call audit (mcp.tool_call_audit) keeps a row', default: 90, min: 1 },
 });
 

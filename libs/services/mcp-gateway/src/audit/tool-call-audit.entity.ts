@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import type { ToolOutcome } from '../tools/tool-outcome';
 
 /** One tools/call through the gateway (`mcp.tool_call_audit`): who, which tool, how it ended, how long it took. */
@@ -38,6 +38,7 @@ export class ToolCallAuditEntity {
   @Column({ name: 'correlation_id', type: 'varchar', length: 128, nullable: true })
   correlationId!: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  /** When the call ended (set by the writer: rows are written in batches, after the call). */
+  @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }
