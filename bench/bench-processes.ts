@@ -95,3 +95,12 @@ export async function profileServer(child: ChildProcess, calls: number, call: ()
   );
   return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };
 }
+
+/**
+ * The production-profile environment of one bench run's server processes: its own database, queue
+ * prefix (`{id}.`), key prefix (`{id}:`) and data directory, so runs never share names and the
+ * teardown knows what to delete.
+ */
+export function benchRunEnv(id: string, urls: { database: string; amqp: string; redis: string }, dataDir: string): Record<string, string> {
+  return { DATABASE_URL: urls.database, AMQP_URL: urls.amqp, AMQP_PREFIX: `${id}.`, REDIS_URL: urls.redis, REDIS_KEY_PREFIX: `${id}:`, DATA_DIR: dataDir };
+}

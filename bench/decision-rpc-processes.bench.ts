@@ -13,7 +13,7 @@
  * give.
  */
 import { ChildProcess } from 'node:child_process';
-import { profileServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { profileServer, startServer, stopServer, teardownSteps, benchRunEnv } from './bench-processes';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,14 +58,7 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
   try {
     db = await createTestDatabase(urls.postgres, id);
     [decisionServer, echoServer] = await Promise.all([
-      startServer('decision', {
-        DATABASE_URL: db.url,
-        AMQP_URL: options.amqpUrl,
-        AMQP_PREFIX: `${id}.`,
-        REDIS_URL: urls.redis,
-        REDIS_KEY_PREFIX: `${id}:`,
-        DATA_DIR: dataDir,
-      }),
+      startServer('decision', benchRunEnv(id, { database: db.url, amqp: options.amqpUrl, redis: urls.redis }, dataDir)),
       startServer('echo', { AMQP_URL: options.amqpUrl, AMQP_PREFIX: `${id}_echo.` }),
     ]);
     const decide = createRpcClient({ kind: 'rabbitmq', url: options.amqpUrl, prefix: `${id}.` });

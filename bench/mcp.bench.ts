@@ -21,7 +21,7 @@ import { AccessTokenClaims, callerFromClaims, signAccessToken } from '@lp/platfo
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { profileServer, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { profileServer, startListeningServer, startServer, stopServer, teardownSteps, benchRunEnv } from './bench-processes';
 import { formatProfile } from './cpu-profile';
 import { interleaved } from './interleaved';
 import { formatTable } from './latency-stats';
@@ -56,14 +56,7 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string; profi
   let mcp: McpClient | undefined;
   try {
     db = await createTestDatabase(urls.postgres, id);
-    const env = {
-      DATABASE_URL: db.url,
-      AMQP_URL: options.amqpUrl,
-      AMQP_PREFIX: `${id}.`,
-      REDIS_URL: urls.redis,
-      REDIS_KEY_PREFIX: `${id}:`,
-      DATA_DIR: dataDir,
-    };
+    const env = benchRunEnv(id, { database: db.url, amqp: options.amqpUrl, redis: urls.redis }, dataDir);
     // policy-management first: it migrates and seeds the catalog, tenant `default` and its admin.
     servers.push(await startServer('decision', env));
     const [cases, gateway] = await Promise.all([

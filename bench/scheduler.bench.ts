@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { startServer, stopServer, teardownSteps } from './bench-processes';
+import { startServer, stopServer, teardownSteps, benchRunEnv } from './bench-processes';
 import { formatTable, LatencySummary, summarize } from './latency-stats';
 
 export interface SchedulerBenchOptions {
@@ -100,14 +100,7 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<vo
   let owner: ChildProcess | undefined;
   try {
     db = await createTestDatabase(urls.postgres, id);
-    const env = {
-      DATABASE_URL: db.url,
-      AMQP_URL: options.amqpUrl,
-      AMQP_PREFIX: `${id}.`,
-      REDIS_URL: urls.redis,
-      REDIS_KEY_PREFIX: `${id}:`,
-      DATA_DIR: dataDir,
-    };
+    const env = benchRunEnv(id, { database: db.url, amqp: options.amqpUrl, redis: urls.redis }, dataDir);
     owner = await startServer('decision', env);
     const client = new Client({ connectionString: db.url });
     await client.connect();
