@@ -3,6 +3,7 @@ import { authzDecisionService } from '@lp/service/authz-decision';
 import { caseManagementService } from '@lp/service/case-management';
 import { mcpGatewayService } from '@lp/service/mcp-gateway';
 import { operationsService } from '@lp/service/operations';
+import { workflowEngineService } from '@lp/service/workflow-engine';
 import { policyManagementService } from '@lp/service/policy-management';
 
 /**
@@ -11,4 +12,11 @@ import { policyManagementService } from '@lp/service/policy-management';
  * `authz` schema that authz-decision reads is migrated before decisions are asked for. Adding a
  * service to the fleet is one line here.
  */
-export const fleetServices: ServiceDefinition[] = [policyManagementService, authzDecisionService, operationsService, caseManagementService, mcpGatewayService];
+export const fleetServices: ServiceDefinition[] = [
+  policyManagementService,
+  authzDecisionService,
+  operationsService,
+  caseManagementService,
+  mcpGatewayService,
+  workflowEngineService,
+];

@@ -104,12 +104,31 @@ export const CASES_PERMISSIONS: readonly CatalogPermission[] = [
 ];
 
 /**
- * Permissions of services that are not built yet, from their specs, so the catalog (and the
- * platform-admin role) holds them before those services declare them in code. A service that is
- * built declares its routes with `@Authorize`; the catalog test fails when a declaration derives a
- * code that is missing here.
+ * workflow-engine (docs/services/workflow-engine.md, Permissions). Reading a definition includes
+ * validating and simulating it (nothing is written); `manage` deploys. Instance `update` is the
+ * initiator's own operations (withdraw, resubmit, remind, priority); instance `manage` the
+ * high-privilege ones (terminate, cancel, suspend, resume, reset, start at a node, transfer the
+ * applicant), audited. Task actions are decided with the task's facts (assignee, status) loaded
+ * server-side. The legacy import names its tenant in the body, so it is platform-level.
  */
-export const PLANNED_SERVICE_PERMISSIONS: readonly CatalogPermission[] = [
+export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('workflow', 'definition', A.View, 'Read workflow definitions, versions, deployments and drafts; validate and simulate them'),
+  entry('workflow', 'definition', A.Update, 'Save and delete workflow definition drafts'),
+  entry('workflow', 'definition', A.Manage, 'Publish, deploy, switch (grayscale), promote and roll back workflow definitions'),
+  entry('workflow', 'instance', A.Create, 'Start a workflow instance'),
+  entry('workflow', 'instance', A.View, 'Read workflow instances, their progress and history'),
+  entry('workflow', 'instance', A.Update, 'Withdraw, resubmit, remind and reprioritize workflow instances'),
+  entry(
+    'workflow',
+    'instance',
+    A.Manage,
+    'Terminate, cancel, suspend, resume, reset, start at a node and transfer the applicant of workflow instances (audited)',
+  ),
+  entry('workflow', 'task', A.View, 'Read workflow tasks (todo, done, detail) and mark them read'),
+  entry('workflow', 'task', A.Approve, 'Complete (approve), transfer, delegate and add signers to workflow tasks'),
+  entry('workflow', 'task', A.Reject, 'Reject workflow tasks'),
+  entry('workflow', 'report', A.View, 'Read workflow reports'),
+  entry('workflow', 'management', A.Manage, 'Workflow engine management: statistics, deletions, candidate refresh (audited)'),
   platformEntry('workflow', 'legacy-import', A.Create, 'Import a legacy workflow instance into the tenant the body names (platform level)'),
 ];
 
@@ -118,7 +137,7 @@ export const PERMISSION_CATALOG: readonly CatalogPermission[] = [
   ...AUTHORIZATION_PERMISSIONS,
   ...OPERATIONS_PERMISSIONS,
   ...CASES_PERMISSIONS,
-  ...PLANNED_SERVICE_PERMISSIONS,
+  ...WORKFLOW_PERMISSIONS,
 ].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
 export interface PlatformFeature {
@@ -138,6 +157,11 @@ export const PLATFORM_FEATURES: readonly PlatformFeature[] = [
   { code: 'reporting', description: 'Reporting module', defaultEnabled: true },
   { code: 'tickets', description: 'Tickets module', defaultEnabled: true },
   { code: 'workflow', description: 'Workflow module', defaultEnabled: true },
+  {
+    code: 'workflow.runtime',
+    description: 'Workflow runtime: every workflow write and background job (workflow-engine checks it itself)',
+    defaultEnabled: true,
+  },
 ];
 
 /**

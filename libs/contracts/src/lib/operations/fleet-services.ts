@@ -8,6 +8,7 @@ export const FleetService = {
   operations: 'operations',
   caseManagement: 'case-management',
   mcpGateway: 'mcp-gateway',
+  workflowEngine: 'workflow-engine',
 } as const;
 
 export type FleetServiceName = (typeof FleetService)[keyof typeof FleetService];

@@ -1,0 +1,27 @@
+import { authzGuard } from '@lp/authz-guard';
+import { FleetService } from '@lp/contracts';
+import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { defineService } from '@lp/platform/runtime';
+import { WorkflowEngineModule } from './workflow-engine.module';
+
+export const WORKFLOW_SCHEMA = 'workflow';
+
+/**
+ * workflow-engine: approval-flow definitions (drafts, validation, simulation, immutable versions,
+ * deployments) and their runtime (instances, tasks), under /api/workflow; publishes `workflow.*`.
+ */
+export const workflowEngineService = defineService({
+  name: FleetService.workflowEngine,
+  authorization: authzGuard,
+  routePrefixes: ['/api/workflow'],
+  database: {
+    schema: WORKFLOW_SCHEMA,
+    entities: [OutboxMessage, ProcessedEvent],
+    migrations: [createMessagingTablesMigration(WORKFLOW_SCHEMA), createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA)],
+  },
+  modules: [WorkflowEngineModule],
+  openApi: {
+    title: 'Workflow engine',
+    description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks.',
+  },
+});
