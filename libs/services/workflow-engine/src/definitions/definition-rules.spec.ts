@@ -15,9 +15,10 @@ describe('definition keys', () => {
 describe('definition limits', () => {
   const limits = { maxBytes: 100, maxNodes: 2 };
 
-  it('counts nodes held as an array or as an object, and nothing else', () => {
+  it('counts the nodes of every sequence, those inside gateway branches included', () => {
     expect(nodeCountOf({ nodes: [{}, {}, {}] })).toBe(3);
-    expect(nodeCountOf({ nodes: { a: {}, b: {} } })).toBe(2);
+    const gateway = { kind: 'exclusive', branches: [{ nodes: [{}, {}] }, { nodes: [{ kind: 'parallel', branches: [{ nodes: [{}] }] }] }] };
+    expect(nodeCountOf({ nodes: [gateway, {}] })).toBe(2 + 2 + 1 + 1);
     expect(nodeCountOf({ nodes: 'x' })).toBe(0);
     expect(nodeCountOf({})).toBe(0);
   });

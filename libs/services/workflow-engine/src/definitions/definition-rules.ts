@@ -21,12 +21,26 @@ export interface DefinitionLimits {
   maxNodes: number;
 }
 
-/** Nodes as the format holds them: an array, or an object keyed by node key. Anything else counts as none (validation reports it). */
+/**
+ * Every node of the definition, nested ones included: the format is block-structured, so a
+ * gateway's branches hold their own `nodes` sequences. Counts the elements of every `nodes` array
+ * at any depth (walking iteratively: depth is bounded at the edge, but a walk should not rely on it).
+ */
 export function nodeCountOf(definition: Record<string, unknown>): number {
-  const nodes = definition['nodes'];
-  if (Array.isArray(nodes)) return nodes.length;
-  if (nodes !== null && typeof nodes === 'object') return Object.keys(nodes).length;
-  return 0;
+  let count = 0;
+  const stack: unknown[] = [definition];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (Array.isArray(next)) {
+      stack.push(...next);
+      continue;
+    }
+    if (next === null || typeof next !== 'object') continue;
+    for (const [field, value] of Object.entries(next as Record<string, unknown>)) {
+      if (field === 'nodes' && Array.isArray(value)) count += value.length;
+      if (value !== null && typeof value === 'object') stack.push(value);
+    }
+  }
+  return count;
 }
 
 /**
