@@ -100,8 +100,8 @@ export class DefinitionsRepository {
     // Under the definition lock no other writer draws a number for this key; the unique constraint backs that up.
     const [created]: VersionRow[] = await manager.query(
       `INSERT INTO "workflow"."definition_version" ("id", "tenant_id", "key", "version", "definition", "checksum", "source", "created_by")
-       SELECT $1, $2, $3, coalesce(max("version"), 0) + 1, $4::jsonb, $5, $6, $7
-         FROM "workflow"."definition_version" WHERE "tenant_id" = $2 AND "key" = $3
+       SELECT $1::uuid, $2::varchar, $3::varchar, coalesce(max("version"), 0) + 1, $4::jsonb, $5::char(64), $6::varchar, $7::varchar
+         FROM "workflow"."definition_version" WHERE "tenant_id" = $2::varchar AND "key" = $3::varchar
        RETURNING "id", "tenant_id", "key", "version", "checksum", "source", "created_by", "created_at"`,
       [randomUUID(), row.tenantId, row.key, JSON.stringify(row.definition), row.checksum, row.source, row.actor],
     );
