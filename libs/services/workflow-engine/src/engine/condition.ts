@@ -62,12 +62,10 @@ export function checkCondition(rule: unknown): ConditionCheck {
   const errors: string[] = [];
   const variables = new Set<string>();
   visit(rule, true, errors, variables, 'condition');
-  if (!isRule(rule)) errors.unshift('a condition must be a JSONLogic rule: an object with exactly one operator');
+  // A multi-key object is reported by `visit`; scalars and arrays are not rules at all.
+  if (typeof rule !== 'object' || rule === null || Array.isArray(rule))
+    errors.unshift('a condition must be a JSONLogic rule: an object with exactly one operator');
   return { errors, variables: [...variables] };
-}
-
-function isRule(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1;
 }
 
 function visit(value: unknown, topScope: boolean, errors: string[], variables: Set<string>, at: string): void {
