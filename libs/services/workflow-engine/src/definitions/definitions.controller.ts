@@ -20,7 +20,7 @@ import { AuthorizationAction, Page, TrustedCaller } from '@lp/contracts';
 import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { PageQuery, SchemaValidationPipe, TimeoutPolicy } from '@lp/platform/http';
-import { DESIGNER_SCHEMA, DEFINITION_JSON_SCHEMA } from '../engine';
+import { DESIGNER_SCHEMA, DEFINITION_JSON_SCHEMA, SimulationRequest } from '../engine';
 import { DefinitionKeyPipe } from './definition-key.pipe';
 import { DefinitionProblemFilter } from './definition-problem.filter';
 import { DEFINITION_KEY_PATTERN } from './definition-rules';
@@ -124,7 +124,8 @@ export class DefinitionsController {
   @DENIED
   @TOO_LARGE
   simulate(@Caller() caller: TrustedCaller, @Body(new SchemaValidationPipe(simulateDefinitionSchema)) body: SimulateDefinition): Promise<SimulationResponse> {
-    return this.definitions.simulate(caller, body.definition, body.variables);
+    const { definition, ...request } = body;
+    return this.definitions.simulate(caller, definition, request);
   }
 
   @Get('schema')
@@ -332,9 +333,9 @@ export class DefinitionsController {
   simulateDraft(
     @Caller() caller: TrustedCaller,
     @key() definitionKey: string,
-    @Body(new SchemaValidationPipe(simulateDraftSchema)) body: { variables?: Record<string, unknown> },
+    @Body(new SchemaValidationPipe(simulateDraftSchema)) body: SimulationRequest,
   ): Promise<SimulationResponse> {
-    return this.definitions.simulateDraft(caller, definitionKey, body.variables);
+    return this.definitions.simulateDraft(caller, definitionKey, body);
   }
 
   @Post(':key/draft/publish')

@@ -4,7 +4,7 @@ import { event, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
 import { InjectConfig } from '@lp/platform/config';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
-import { AssigneeDirectory, compileDefinition, simulateDefinition, validateDefinition, WorkflowDefinition } from '../engine';
+import { AssigneeDirectory, compileDefinition, SimulationRequest, simulateDefinition, validateDefinition, WorkflowDefinition } from '../engine';
 import type { DeploymentAction, VersionSource } from '../store';
 import { WorkflowEngineConfig, workflowEngineConfig } from '../workflow-engine.config';
 import { ASSIGNEE_DIRECTORY } from './assignee-directory';
@@ -125,8 +125,8 @@ export class DefinitionsService {
     return this.validate((await this.requireDraft(caller.tenantId, key)).definition);
   }
 
-  async simulateDraft(caller: TrustedCaller, key: string, variables: Record<string, unknown> | undefined): Promise<SimulationResponse> {
-    return this.simulate(caller, (await this.requireDraft(caller.tenantId, key)).definition, variables, `The draft of "${key}"`);
+  async simulateDraft(caller: TrustedCaller, key: string, request: SimulationRequest): Promise<SimulationResponse> {
+    return this.simulate(caller, (await this.requireDraft(caller.tenantId, key)).definition, request, `The draft of "${key}"`);
   }
 
   /**
@@ -140,8 +140,8 @@ export class DefinitionsService {
       if (!draft) throw new NotFoundError(`The draft of "${key}"`);
       if (expectedRevision !== undefined && draft.revision !== expectedRevision) throw new RevisionConflictError(key, expectedRevision, draft.revision);
       this.checkLimits(draft.definition);
-      this.requireValid(draft.definition, `The draft of "${key}"`);
-      const result = await this.createVersion(manager, caller, key, draft.definition, 'publish');
+      const compiled = this.requireValid(draft.definition, `The draft of "${key}"`);
+      const result = await this.createVersion(manager, caller, key, compiled, 'publish');
       await this.repository.deleteDraft(caller.tenantId, key, manager);
       return result;
     });
@@ -157,20 +157,10 @@ export class DefinitionsService {
   }
 
   /** Simulates a valid definition; nothing is written. An invalid one is 422 (the engine walks only valid graphs). */
-  async simulate(
-    caller: TrustedCaller,
-    definition: Record<string, unknown>,
-    variables: Record<string, unknown> | undefined,
-    what = 'The definition',
-  ): Promise<SimulationResponse> {
+  async simulate(caller: TrustedCaller, definition: Record<string, unknown>, request: SimulationRequest, what = 'The definition'): Promise<SimulationResponse> {
     this.checkLimits(definition);
     const compiled = this.requireValid(definition, what);
-    const result = await simulateDefinition(compiled, variables === undefined ? {} : { variables }, {
-      tenantId: caller.tenantId,
-      initiator: caller.subject,
-      directory: this.directory,
-    });
-    return { path: result.path, tasks: result.tasks, outcome: result.outcome };
+    return simulateDefinition(compiled, request, { tenantId: caller.tenantId, initiator: caller.subject, directory: this.directory });
   }
 
   // ---- versions and bindings ---------------------------------------------------------------
@@ -206,8 +196,8 @@ export class DefinitionsService {
   /** POST /{key}/deployments: a definition given in full, validated like a draft publish. */
   async publish(caller: TrustedCaller, key: string, definition: Record<string, unknown>): Promise<PublishResponse> {
     this.checkLimits(definition);
-    this.requireValid(definition, 'The definition');
-    const published = await this.dataSource.transaction((manager) => this.createVersion(manager, caller, key, definition, 'publish'));
+    const compiled = this.requireValid(definition, 'The definition');
+    const published = await this.dataSource.transaction((manager) => this.createVersion(manager, caller, key, compiled, 'publish'));
     return this.publishResponse(caller.tenantId, key, published);
   }
 
@@ -216,7 +206,7 @@ export class DefinitionsService {
     this.checkLimits(definition);
     const compiled = compileDefinition(definition);
     if (!compiled.ok) throw new DefinitionInvalidError(compiled.problems, 'The snapshot');
-    const published = await this.dataSource.transaction((manager) => this.createVersion(manager, caller, key, definition, 'legacy-deploy'));
+    const published = await this.dataSource.transaction((manager) => this.createVersion(manager, caller, key, compiled.definition, 'legacy-deploy'));
     return this.publishResponse(caller.tenantId, key, published);
   }
 
@@ -253,7 +243,8 @@ export class DefinitionsService {
   // ---- internals ---------------------------------------------------------------------------
 
   /**
-   * Draws the next version number, inserts the version, moves the binding (previous := the old
+   * Draws the next version number, inserts the version (in its compiled form: the engine's
+   * defaults written out, so a default changed later never changes what a published version does), moves the binding (previous := the old
    * active) and records the deployment and the `workflow.definition.published` event, all under the
    * key's lock in the caller's transaction.
    */

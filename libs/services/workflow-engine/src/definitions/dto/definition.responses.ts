@@ -25,12 +25,46 @@ export class ValidationResponse {
 export class SimulatedTaskResponse {
   @ApiProperty() nodeKey!: string;
   @ApiProperty({ type: String, isArray: true }) assignees!: string[];
+  @ApiProperty({ enum: ['approved', 'rejected', 'pending', 'cancelled'] }) status!: string;
+  @ApiProperty({ type: 'integer', description: '1 on the first visit of the node, 2 after a rejection brought the flow back, ...' }) visit!: number;
 }
 
+export class SimulatedDecisionResponse {
+  @ApiProperty() gateway!: string;
+  @ApiProperty({ type: 'integer' }) branch!: number;
+  @ApiPropertyOptional() branchKey?: string;
+  @ApiProperty({ enum: ['condition', 'default'] }) by!: string;
+}
+
+export class SimulatedReturnResponse {
+  @ApiProperty() from!: string;
+  @ApiProperty() to!: string;
+}
+
+export class SimulatedNotificationResponse {
+  @ApiProperty() nodeKey!: string;
+  @ApiProperty({ type: String, isArray: true }) recipients!: string[];
+}
+
+export class SimulationErrorResponse {
+  @ApiProperty() code!: string;
+  @ApiProperty() message!: string;
+  @ApiPropertyOptional() nodeKey?: string;
+}
+
+/** The engine's simulation result as it is (src/engine/simulation.ts). */
 export class SimulationResponse {
-  @ApiProperty({ type: String, isArray: true, description: 'Node keys in the order they are reached.' }) path!: string[];
+  @ApiProperty({ type: String, isArray: true, description: 'Node keys in the order they are reached, starting with `start`.' }) path!: string[];
   @ApiProperty({ type: SimulatedTaskResponse, isArray: true }) tasks!: SimulatedTaskResponse[];
-  @ApiProperty() outcome!: string;
+  @ApiProperty({ enum: ['approved', 'rejected', 'waiting', 'failed'] }) outcome!: string;
+  @ApiProperty({ type: String, isArray: true, description: 'Nodes the instance waits at.' }) waitingAt!: string[];
+  @ApiProperty({ type: SimulatedDecisionResponse, isArray: true, description: 'The branch each exclusive gateway took.' })
+  decisions!: SimulatedDecisionResponse[];
+  @ApiProperty({ type: String, isArray: true, description: 'Nodes passed without a task (no assignee under `auto-pass`).' }) autoPassed!: string[];
+  @ApiProperty({ type: SimulatedReturnResponse, isArray: true, description: 'Rejections that sent the instance back.' }) returns!: SimulatedReturnResponse[];
+  @ApiProperty({ type: SimulatedNotificationResponse, isArray: true }) notifications!: SimulatedNotificationResponse[];
+  @ApiPropertyOptional({ type: SimulationErrorResponse, description: 'Why the simulation stopped, when the outcome is `failed`.' })
+  error?: SimulationErrorResponse;
 }
 
 export class VersionSummary {

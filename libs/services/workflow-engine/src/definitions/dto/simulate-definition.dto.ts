@@ -13,6 +13,14 @@ export const simulateDraftSchema = simulationRequestSchema.optional().transform(
 export class SimulateDraftDto {
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Process variables by name, as the start of an instance would carry them.' })
   variables?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Per approval node key: one vote for every task (`approve`, `reject`, or `{ decision, target }` to send the instance back), or one per task in assignee order (`null`: not voted). Nodes without votes wait.',
+  })
+  votes?: Record<string, unknown>;
 }
 
 /** Body of POST /definitions/simulate: a definition and the simulation input. */
