@@ -1,6 +1,6 @@
 /**
  * MCP gateway overhead: `tools/call get_case_by_id` through the gateway (the SDK's Client over
- * Streamable HTTP → token check, the /mcp limits in Redis, the tenant's `mcp.access` check over RPC,
+ * Streamable HTTP → token check, the /mcp limits in Redis, the tenant's `mcp.access` gate (cached),
  * the tool's `cases.get` RPC as the caller) against the direct `cases.get` RPC as the same caller,
  * the floor, in the same run. Each server runs in a process of its own, as deployed:
  * policy-management + authz-decision, case-management and mcp-gateway, on PostgreSQL, RabbitMQ and
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import jwt from 'jsonwebtoken';
-import { AuthzRpc, CasesRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { CasesRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenClaims, callerFromClaims, signAccessToken } from '@lp/platform/auth';
 import { createRpcClient, RpcClient } from '@lp/platform/messaging';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
@@ -96,12 +96,7 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string; profi
       const result = await mcp!.callTool({ name: 'get_case_by_id', arguments: { CaseId: caseId } });
       if (result.isError || (result.structuredContent as { id?: string } | undefined)?.id !== caseId) unexpected++;
     };
-    // What the gateway itself asks on every request before any tool runs (spec §5.2: the tenant's mcp.access).
-    const featureStatus = async () => {
-      const status = await rpc!.call(AuthzRpc.featureStatus, { caller, payload: { featureCode: 'mcp.access' } }, { timeoutMs: TIMEOUT_MS });
-      if (!status.enabled) unexpected++;
-    };
-    const [floor, tool, gate] = await interleaved([direct, viaGateway, featureStatus], total, 1, {
+    const [floor, tool] = await interleaved([direct, viaGateway], total, 1, {
       warmup: options.quick ? 30 : 200,
       pids: { gateway: gateway.child.pid as number, cases: cases.pid as number, decision: servers[0]!.pid as number },
     });
@@ -114,14 +109,14 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string; profi
       'ops/s': Math.round(t.opsPerSecond),
       'gateway cpu ms/call': (t.byPid?.get('gateway') ?? 0).toFixed(3),
     });
-    out(formatTable([row('cases.get RPC (floor)', floor), row('MCP tools/call get_case_by_id', tool), row('authz.feature.status RPC (the gate)', gate)]));
+    out(formatTable([row('cases.get RPC (floor)', floor), row('MCP tools/call get_case_by_id', tool)]));
     const p50 = tool.p50 / floor.p50;
     const p99 = tool.p99 / floor.p99;
     const verdict = p50 <= TARGET_RATIO && p99 <= TARGET_RATIO ? 'within' : 'OVER';
     out(`MCP get_case_by_id / cases.get RPC: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x (target ≤ ${TARGET_RATIO}x: ${verdict})`);
     out(
-      `of the gateway's p50 ${tool.p50.toFixed(2)} ms: the two RPCs it must make (mcp.access gate + cases.get) p50 ${(gate.p50 + floor.p50).toFixed(2)} ms, ` +
-        `the rest (HTTP, token, limits in Redis, MCP framing) ${(tool.p50 - gate.p50 - floor.p50).toFixed(2)} ms`,
+      `of the gateway's p50 ${tool.p50.toFixed(2)} ms: the cases.get RPC it makes p50 ${floor.p50.toFixed(2)} ms, ` +
+        `the rest (HTTP, token, limits in Redis, the cached mcp.access gate, MCP framing) ${(tool.p50 - floor.p50).toFixed(2)} ms`,
     );
     if (options.profile === 'always' || (options.profile === 'on-fail' && verdict === 'OVER')) {
       const calls = options.quick ? 200 : 1_000;

@@ -9,3 +9,4 @@ export * from './lib/permission-check';
 export * from './lib/decision-client';
 export * from './lib/resource-descriptor.dto';
 export * from './lib/authorized-rpc-message.dto';
+export * from './lib/feature-gate';

@@ -150,7 +150,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     @Module({
       imports: [
         AuthModule.forRoot(jwt),
-        AuthzGuardModule.forRoot({ decisionTimeoutMs: 400 }),
+        AuthzGuardModule.forRoot({ decisionTimeoutMs: 400, service: 'guard-test' }),
         TypeOrmModule.forRoot({ type: 'postgres', url: db.url }),
         MessagingModule.forRoot({ profile, service: 'guard-test' }),
       ],

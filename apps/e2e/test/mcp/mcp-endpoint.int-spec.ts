@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { AUTHORIZATION_ACTIONS, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
-import { describeWithServers } from '@lp/platform/testing';
+import { describeWithServers, eventually } from '@lp/platform/testing';
 import { ToolCallAudit } from '@lp/service/mcp-gateway';
 import type { PlatformHttpServer } from '@lp/platform/runtime';
 import { OperationsTestPlatform } from '../support/operations-platform';
@@ -117,6 +117,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       const alice = mcpHeaders(platform.token({ sub: 'alice', tenantId: OTHER_TENANT }), OTHER_TENANT);
       await platform.as('alice', OTHER_TENANT).put('/api/authorization/features/mcp.access').send({ enabled: false, scope: 'tenant' }).expect(200);
       try {
+        // The gateway drops its cached answer when the feature event reaches it: milliseconds, polled with a bound.
+        expect(
+          (
+            await eventually(
+              () => post(alice),
+              (res) => res.status === 403,
+            )
+          ).status,
+        ).toBe(403);
         for (const res of [await post(alice), await fetch(mcpUrl(), { headers: alice }), await fetch(mcpUrl(), { method: 'HEAD', headers: alice })]) {
           expect(res.status).toBe(403);
         }
@@ -127,7 +136,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       } finally {
         await platform.as('alice', OTHER_TENANT).put('/api/authorization/features/mcp.access').send({ enabled: true, scope: 'tenant' }).expect(200);
       }
-      expect((await fetch(mcpUrl(), { method: 'HEAD', headers: alice })).status).toBe(200);
+      expect(
+        (
+          await eventually(
+            () => fetch(mcpUrl(), { method: 'HEAD', headers: alice }),
+            (res) => res.status === 200,
+          )
+        ).status,
+      ).toBe(200);
     });
   });
 

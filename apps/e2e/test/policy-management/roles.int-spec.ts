@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { createServiceApp } from '@lp/platform/runtime';
 import { CatalogIds, policyManagementService } from '@lp/service/policy-management';
-import { EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT } from '@lp/contracts';
+import { AuthzRpc, EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT, TrustedCaller } from '@lp/contracts';
+import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
 
@@ -294,6 +295,32 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
         await admin().delete(`${BASE}/users/${bad}/roles/${role.id}`).expect(400);
       }
       expect(await snapshot()).toEqual(before);
+    });
+
+    it("authz.role.members names the subjects of a role of the caller's tenant, for an application holding authorization.role.view", async () => {
+      const role = await createRole();
+      for (const subject of ['zed', 'amy', 'kim']) await assign(subject, role.id);
+      const engine = (tenantId: string, scopes: string[]): TrustedCaller => ({
+        kind: 'application',
+        subject: 'workflow-engine',
+        clientId: 'workflow-engine',
+        tenantId,
+        scopes,
+        claimsDigest: `engine-${scopes.join(',')}`,
+      });
+      const rpc = platform.policy.app.get(RpcClient);
+      const members = (caller: TrustedCaller, roleName: string) => rpc.call(AuthzRpc.roleMembers, { caller, payload: { roleName } });
+      expect(await members(engine(SEEDED_TENANT, ['authorization.role.view']), role.name)).toEqual({
+        tenantId: SEEDED_TENANT,
+        roleName: role.name,
+        exists: true,
+        subjects: ['amy', 'kim', 'zed'],
+        truncated: false,
+      });
+      expect(await members(engine(SEEDED_TENANT, ['authorization.role.view']), 'no-such-role')).toMatchObject({ exists: false, subjects: [] });
+      // Another tenant's caller sees its own tenant only: the same name there is not this role.
+      expect(await members(engine('acme', ['authorization.role.view']), role.name)).toMatchObject({ tenantId: 'acme', exists: false, subjects: [] });
+      await expect(members(engine(SEEDED_TENANT, []), role.name)).rejects.toMatchObject({ problem: { status: 403, code: 'Authorization.Denied' } });
     });
 
     it('answers 404 for an unknown role id and a malformed one', async () => {

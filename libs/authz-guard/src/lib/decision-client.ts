@@ -8,6 +8,8 @@ export const AUTHORIZE_GUARD_OPTIONS = Symbol('AUTHORIZE_GUARD_OPTIONS');
 export interface AuthorizeGuardOptions {
   /** How long to wait for authz-decision before failing closed. */
   decisionTimeoutMs: number;
+  /** The service hosting the guard (names its per-instance event queues). */
+  service: string;
 }
 
 /** What a decision is asked about: the caller from the token, the declared action, the resource with its server-side facts. */

@@ -6,7 +6,7 @@ import { PermissionCheck } from './permission-check';
 const caller: TrustedCaller = { kind: 'user', subject: 'ann', tenantId: 'acme', scopes: [], claimsDigest: 'd' };
 const featureDefault = { module: 'authorization', resource: 'feature-default', action: AuthorizationAction.Update };
 /** What AuthzGuardModule.forRoot is given in a service (AUTHZ_DECISION_TIMEOUT_MS's default). */
-const OPTIONS = { decisionTimeoutMs: 3_000 };
+const OPTIONS = { decisionTimeoutMs: 3_000, service: 'test' };
 
 function result(outcome: DecisionResult['outcome'], permitted = outcome === 'Permit'): DecisionResult {
   return { outcome, permitted, decisionId: 'd1', evaluations: [], obligations: [], dataScope: { kind: 'tenant', tenantId: 'acme' }, cached: false };
@@ -27,7 +27,7 @@ function rpcAnswering(answer: () => Promise<unknown>) {
 describe('PermissionCheck', () => {
   it('asks authz.decide for the caller, the declared permission and the given facts, with the guard timeout', async () => {
     const { rpc, sent } = rpcAnswering(async () => result('Permit'));
-    const check = new PermissionCheck(new DecisionClient(rpc, { decisionTimeoutMs: 250 }));
+    const check = new PermissionCheck(new DecisionClient(rpc, { decisionTimeoutMs: 250, service: 'test' }));
     await expect(check.require(caller, { ...featureDefault, facts: { resourceId: 'tickets' } })).resolves.toMatchObject({ outcome: 'Permit' });
     expect(sent).toHaveLength(1);
     expect(sent[0]!.pattern).toBe(AuthzRpc.decide.pattern);

@@ -135,6 +135,20 @@ export interface MyPermissionsReply {
   disabledFeatures: Array<{ feature: string; modules: string[] }>;
 }
 
+/** Largest member list `authz.role.members` answers; a longer one is cut and flagged. */
+export const MAX_ROLE_MEMBERS = 1_000;
+
+/** The members of one role of the caller's tenant (`authz.role.members`). */
+export interface RoleMembersReply {
+  tenantId: string;
+  roleName: string;
+  /** False for a role name the tenant does not have (then `subjects` is empty). */
+  exists: boolean;
+  /** Subjects bound to the role, sorted; at most MAX_ROLE_MEMBERS. */
+  subjects: string[];
+  truncated: boolean;
+}
+
 const simulatedResourceSchema = z.object({
   module: z.string(),
   resourceType: z.string(),
@@ -216,5 +230,11 @@ export const AuthzRpc = {
     payload: z.strictObject({ featureCode: z.string().min(1).max(100) }),
   }),
   /** The caller's own permissions with their sources and the tenant's disabled features (the `/me/permissions` projection). */
+  /** Who holds a role of the caller's tenant (`authorization.role.view`): the workflow engine resolves role assignees with it. */
+  roleMembers: rpcContract<RoleMembersReply>()({
+    pattern: 'authz.role.members',
+    service: POLICY_MANAGEMENT,
+    payload: z.strictObject({ roleName: z.string().min(1).max(100) }),
+  }),
   myPermissions: rpcContract<MyPermissionsReply>()({ pattern: 'authz.me.permissions', service: POLICY_MANAGEMENT, payload: z.strictObject({}) }),
 } as const;

@@ -8,7 +8,7 @@ import type { AuthorizationAction, JobDeclaration } from '@lp/contracts';
  */
 export interface AuthorizationPort {
   /** The module that registers the guard on every HTTP route and exports `guard`. */
-  module(options: { decisionTimeoutMs: number }): DynamicModule;
+  module(options: { decisionTimeoutMs: number; service: string }): DynamicModule;
   /** The guard class: the runtime hands the app's instance to the RPC server's own enhancers. */
   guard: Type<CanActivate>;
   /** `@Authorize` for the handlers the runtime itself adds to every service (jobs, diagnostics). */

@@ -69,7 +69,7 @@ export class ServiceHostModule implements NestModule {
           }),
         }),
         EdgeGuardsModule.forRoot(),
-        service.authorization.module({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS }),
+        service.authorization.module({ decisionTimeoutMs: config.AUTHZ_DECISION_TIMEOUT_MS, service: service.name }),
         // Named after the service: @nestjs/typeorm keeps one process-wide registry of data source
         // names and warned on every standalone start, where each service's app has its own.
         TypeOrmModule.forRootAsync({

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RoleEntity } from '../policy-store/entities/role.entity';
+import { UserRoleEntity } from '../policy-store/entities/user-role.entity';
+import { RoleMembersRpcController } from './role-members.rpc-controller';
 import { RolePermissionsController } from './role-permissions.controller';
 import { RolePermissionsService } from './role-permissions.service';
 import { RoleRepository } from './role.repository';
@@ -10,8 +12,8 @@ import { UserRolesController } from './user-roles.controller';
 import { UserRolesService } from './user-roles.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([RoleEntity])],
-  controllers: [RolesController, UserRolesController, RolePermissionsController],
+  imports: [TypeOrmModule.forFeature([RoleEntity, UserRoleEntity])],
+  controllers: [RolesController, UserRolesController, RolePermissionsController, RoleMembersRpcController],
   providers: [RolesService, RoleRepository, UserRolesService, RolePermissionsService],
 })
 export class RolesModule {}

@@ -116,6 +116,13 @@ export class ConditionRejectedError extends Error {
   }
 }
 
+/** A checked rule that still failed on these variables (e.g. `in` over a number): the flow cannot tell which branch to take. */
+export class ConditionEvaluationError extends Error {
+  constructor(readonly reason: string) {
+    super(`condition failed: ${reason}`);
+  }
+}
+
 /**
  * Whether the rule holds for the variables (JSONLogic truthiness). The rule is checked first, so an
  * unvalidated definition cannot slip a forbidden operator through.
@@ -123,5 +130,9 @@ export class ConditionRejectedError extends Error {
 export function evaluateCondition(rule: Record<string, unknown>, variables: Record<string, unknown>): boolean {
   const { errors } = checkCondition(rule);
   if (errors.length > 0) throw new ConditionRejectedError(errors);
-  return jsonLogic.truthy(jsonLogic.apply(rule as jsonLogic.RulesLogic, variables));
+  try {
+    return jsonLogic.truthy(jsonLogic.apply(rule as jsonLogic.RulesLogic, variables));
+  } catch (error) {
+    throw new ConditionEvaluationError(error instanceof Error ? error.message : String(error));
+  }
 }

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileDefinition, DefinitionProblemCode, validateDefinition } from './definition.validator';
 import { DEFINITION_JSON_SCHEMA } from './designer-schema';
-import { simulateDefinition, SimulationRequest } from './simulation';
+import { simulateDefinition, SimulationRequest, simulationRequestSchema } from './simulation';
 
 interface InvalidFixture {
   code: string;
@@ -50,6 +50,17 @@ describe('validateDefinition', () => {
   it('fills the defaults: sequential mode, error on empty assignees', () => {
     const result = compileDefinition({ name: 'x', nodes: [{ kind: 'approval', key: 'a1', assignees: [{ kind: 'initiator' }] }] });
     expect(result).toMatchObject({ ok: true, definition: { nodes: [{ mode: 'sequential', emptyAssignee: 'error' }] } });
+  });
+});
+
+describe('docs/definitions-format.md', () => {
+  const blocks = [...readFileSync(join(__dirname, '..', '..', 'docs', 'definitions-format.md'), 'utf8').matchAll(/```json\n([\s\S]*?)```/g)].map(
+    (m) => m[1] ?? '',
+  );
+
+  it('shows a definition that validates and a simulation request that parses', () => {
+    expect(validateDefinition(JSON.parse(blocks[0] ?? ''))).toEqual({ valid: true, problems: [] });
+    expect(simulationRequestSchema.safeParse(JSON.parse(blocks.at(-1) ?? '')).success).toBe(true);
   });
 });
 

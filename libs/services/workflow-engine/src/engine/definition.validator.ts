@@ -67,8 +67,9 @@ function structuralProblem(issue: z.core.$ZodIssue, json: unknown): DefinitionPr
   const segments = issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
   const last = segments.at(-1);
   const parent = segments.at(-2);
+  const list = segments.at(-3);
   let code: string = C.Invalid;
-  if (last === 'kind' && (parent === 'assignees' || segments.at(-3) === 'assignees' || segments.at(-3) === 'recipients')) code = C.UnknownResolver;
+  if (last === 'kind' && (list === 'assignees' || list === 'recipients')) code = C.UnknownResolver;
   else if (last === 'kind') code = C.UnknownNodeKind;
   else if (last === 'action' && parent === 'timeout') code = C.UnknownHandler;
   else if (last === 'emptyAssignee') code = C.UnknownHandler;

@@ -28,6 +28,17 @@ describe('DESIGNER_SCHEMA', () => {
     expect(catalog.nodeKinds.find((k) => k.kind === 'end')?.fields.find((f) => f.name === 'result')).toMatchObject({ values: ['approved', 'rejected'] });
   });
 
+  it('describes a branch', () => {
+    const branch = (DESIGNER_SCHEMA as { branchFields: DesignerField[] }).branchFields;
+    expect(branch.map((f) => [f.name, f.type, f.required])).toEqual([
+      ['key', 'string', false],
+      ['name', 'string', false],
+      ['condition', 'jsonlogic', false],
+      ['default', 'boolean', false],
+      ['nodes', 'node[]', true],
+    ]);
+  });
+
   it('has the resolver and handler catalogs', () => {
     expect(catalog.resolvers.map((r) => r.kind)).toEqual([...ASSIGNEE_KINDS]);
     expect(catalog.resolvers.find((r) => r.kind === 'role')?.fields).toEqual([expect.objectContaining({ name: 'role', required: true })]);

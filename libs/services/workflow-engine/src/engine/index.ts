@@ -25,6 +25,6 @@ export { DefinitionGraph, listNodes } from './definition-graph';
 export type { Continuation, NodeEntry } from './definition-graph';
 export { decideApproval, readVariable, resolveAssignees, selectBranch } from './walker';
 export type { ApprovalDecision, AssigneeSources, BranchChoice, VoteValue } from './walker';
-export { CONDITION_OPERATORS, checkCondition, evaluateCondition, ConditionRejectedError } from './condition';
+export { CONDITION_OPERATORS, checkCondition, evaluateCondition, ConditionEvaluationError, ConditionRejectedError } from './condition';
 export { DEFINITION_JSON_SCHEMA, DESIGNER_SCHEMA } from './designer-schema';
 export type { DesignerField } from './designer-schema';

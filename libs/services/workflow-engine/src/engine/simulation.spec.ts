@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorkflowDefinition } from './definition.model';
 import { compileDefinition, validateDefinition } from './definition.validator';
 import { AssigneeDirectory, simulateDefinition, SimulationContext, SimulationResult, simulationRequestSchema } from './simulation';
 
@@ -99,6 +100,32 @@ describe('simulateDefinition', () => {
   it('refuses an unknown request field (votes must be spelt right)', () => {
     expect(simulationRequestSchema.safeParse({ vote: {} }).success).toBe(false);
     expect(simulationRequestSchema.safeParse({ votes: { a1: 'maybe' } }).success).toBe(false);
+  });
+
+  it('fails, naming the gateway, when a checked condition cannot be evaluated on the variables', async () => {
+    const def = definition([
+      {
+        kind: 'exclusive',
+        key: 'g',
+        branches: [
+          { condition: { '>': [{ var: 'n' }, 1] }, nodes: [{ kind: 'cc', key: 'c1', recipients: [{ kind: 'initiator' }] }] },
+          { default: true, nodes: [{ kind: 'cc', key: 'c2', recipients: [{ kind: 'initiator' }] }] },
+        ],
+      },
+    ]);
+    // Variables are caller JSON: an object that cannot be turned into a primitive makes `>` throw.
+    const result = await simulateDefinition(def, { variables: { n: { toString: 1, valueOf: 1 } } }, context);
+    expect(result).toMatchObject({ outcome: 'failed', error: { code: 'Workflow.Runtime.ConditionFailed', nodeKey: 'g' } });
+  });
+
+  it('compiles what it is handed: a stored definition gets its defaults, a broken one a failed outcome', async () => {
+    const stored = {
+      name: 'd',
+      nodes: [{ kind: 'approval', key: 'a1', assignees: [{ kind: 'user', subjects: ['u1', 'u2'] }] }],
+    } as unknown as WorkflowDefinition;
+    expect((await simulateDefinition(stored, { votes: { a1: ['approve'] } }, context)).tasks.map((t) => t.status)).toEqual(['approved', 'pending']);
+    const broken = { name: 'd', nodes: [] } as unknown as WorkflowDefinition;
+    expect(await simulateDefinition(broken, {}, context)).toMatchObject({ outcome: 'failed', error: { code: 'Workflow.Definition.Invalid' } });
   });
 
   it('reports a condition the walker refuses as failed, not as a thrown error', async () => {

@@ -4,9 +4,10 @@
  * rejection back to a target cannot loop (the second visit waits).
  */
 import { z } from 'zod';
-import { ConditionRejectedError } from './condition';
+import { ConditionEvaluationError, ConditionRejectedError } from './condition';
 import { Continuation, DefinitionGraph } from './definition-graph';
 import { ApprovalNode, START_KEY, WorkflowDefinition } from './definition.model';
+import { definitionSchema } from './definition.model';
 import { decideApproval, resolveAssignees, selectBranch, VoteValue } from './walker';
 
 const voteSchema = z.union([
@@ -88,7 +89,20 @@ class SimulationStop extends Error {
 
 /** The path a definition takes for the given variables and votes, and the tasks it would create; nothing is written. */
 export async function simulateDefinition(definition: WorkflowDefinition, request: SimulationRequest, context: SimulationContext): Promise<SimulationResult> {
-  return new Simulation(DefinitionGraph.of(definition), request, context).run();
+  // Re-parsed so a stored definition handed over without compiling gets its defaults, or a clear refusal.
+  const parsed = definitionSchema.safeParse(definition);
+  if (!parsed.success) {
+    return {
+      ...emptyResult(),
+      outcome: 'failed',
+      error: { code: 'Workflow.Definition.Invalid', message: parsed.error.issues[0]?.message ?? 'invalid definition' },
+    };
+  }
+  return new Simulation(DefinitionGraph.of(parsed.data), request, context).run();
+}
+
+function emptyResult(): SimulationResult {
+  return { path: [START_KEY], tasks: [], outcome: 'waiting', waitingAt: [], decisions: [], autoPassed: [], returns: [], notifications: [] };
 }
 
 interface Token {
@@ -96,16 +110,7 @@ interface Token {
 }
 
 class Simulation {
-  private readonly result: SimulationResult = {
-    path: [START_KEY],
-    tasks: [],
-    outcome: 'waiting',
-    waitingAt: [],
-    decisions: [],
-    autoPassed: [],
-    returns: [],
-    notifications: [],
-  };
+  private readonly result = emptyResult();
   private readonly variables: Record<string, unknown>;
   private queue: Token[] = [];
   /** Tokens stopped at an approval whose tasks are still open. */
@@ -157,7 +162,12 @@ class Simulation {
         try {
           choice = selectBranch(node, this.variables);
         } catch (error) {
-          const code = error instanceof ConditionRejectedError ? 'Workflow.Definition.ConditionInvalid' : 'Workflow.Definition.DefaultBranchCount';
+          const code =
+            error instanceof ConditionRejectedError
+              ? 'Workflow.Definition.ConditionInvalid'
+              : error instanceof ConditionEvaluationError
+                ? 'Workflow.Runtime.ConditionFailed'
+                : 'Workflow.Definition.DefaultBranchCount';
           throw new SimulationStop(code, (error as Error).message, node.key);
         }
         this.result.decisions.push({ gateway: node.key, branch: choice.branch, branchKey: node.branches[choice.branch]?.key, by: choice.by });
