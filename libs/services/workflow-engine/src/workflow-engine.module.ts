@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DefinitionsModule } from './definitions/definitions.module';
+import { RuntimeModule } from './runtime/runtime.module';
 import { RuntimeFeatureModule } from './runtime-feature/runtime-feature.module';
 
 /** Wires workflow-engine: each folder owns its module. */
-@Module({ imports: [RuntimeFeatureModule, DefinitionsModule] })
+@Module({ imports: [RuntimeFeatureModule, DefinitionsModule, RuntimeModule] })
 export class WorkflowEngineModule {}

@@ -3,6 +3,7 @@ import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
+import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -19,7 +20,12 @@ export const workflowEngineService = defineService({
   database: {
     schema: WORKFLOW_SCHEMA,
     entities: [...WORKFLOW_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(WORKFLOW_SCHEMA), createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA), CreateDefinitionTables1764300000000],
+    migrations: [
+      createMessagingTablesMigration(WORKFLOW_SCHEMA),
+      createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA),
+      CreateDefinitionTables1764300000000,
+      CreateRuntimeTables1764400000000,
+    ],
   },
   modules: [WorkflowEngineModule],
   openApi: {

@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { z } from 'zod';
+import { DEFINITION_KEY_PATTERN } from '../../definitions/definition-rules';
+
+const variables = z.record(z.string(), z.unknown());
+
+export const startInstanceSchema = z.strictObject({
+  definitionKey: z.string().regex(DEFINITION_KEY_PATTERN).max(64),
+  businessKey: z.string().trim().min(1).max(200),
+  variables: variables.optional().transform((v) => v ?? {}),
+  priority: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .transform((p) => p ?? 0),
+});
+export type StartInstance = z.output<typeof startInstanceSchema>;
+
+export const completeTaskSchema = z
+  .strictObject({ comment: z.string().max(2000).optional(), variables: variables.optional() })
+  .optional()
+  .transform((b) => b ?? {});
+export type CompleteTask = z.output<typeof completeTaskSchema>;
+
+export const rejectTaskSchema = z
+  .strictObject({ comment: z.string().max(2000).optional(), target: z.string().min(1).max(64).optional() })
+  .optional()
+  .transform((b) => b ?? {});
+export type RejectTask = z.output<typeof rejectTaskSchema>;
+
+export class StartInstanceDto {
+  @ApiProperty({ pattern: DEFINITION_KEY_PATTERN.source, maxLength: 64, description: 'The definition key; the instance runs on its active version.' })
+  definitionKey!: string;
+
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The business object’s key; unique per definition key: a second start answers the first instance (200).',
+  })
+  businessKey!: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Process variables (at most 64 KiB of JSON).' })
+  variables?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: 100, default: 0 })
+  priority?: number;
+}
+
+export class CompleteTaskDto {
+  @ApiPropertyOptional({ maxLength: 2000 })
+  comment?: string;
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Merged (shallow) into the instance variables before the flow moves on.' })
+  variables?: Record<string, unknown>;
+}
+
+export class RejectTaskDto {
+  @ApiPropertyOptional({ maxLength: 2000 })
+  comment?: string;
+
+  @ApiPropertyOptional({ maxLength: 64, description: 'An allowed reject target (approval node key behind this node); absent: the instance is rejected.' })
+  target?: string;
+}

@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageMeta } from '@lp/platform/http';
+import { INSTANCE_STATUSES, TASK_STATUSES } from '../../store';
+import type { InstanceStatus, TaskStatus } from '../../store';
+
+export class InstanceResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty() definitionKey!: string;
+  @ApiProperty({ format: 'uuid', description: 'The definition version the instance runs on (fixed at start).' }) definitionId!: string;
+  @ApiProperty() businessKey!: string;
+  @ApiProperty() initiator!: string;
+  @ApiProperty({ enum: INSTANCE_STATUSES }) status!: InstanceStatus;
+  @ApiProperty({ type: 'object', additionalProperties: true }) variables!: Record<string, unknown>;
+  @ApiProperty() priority!: number;
+  @ApiProperty({ description: 'Bumped by every change of the instance.' }) version!: number;
+  @ApiProperty() createdAt!: string;
+  @ApiProperty() updatedAt!: string;
+  @ApiProperty({ type: String, nullable: true }) endedAt!: string | null;
+}
+
+export class TaskResponse {
+  @ApiProperty({ format: 'uuid' }) id!: string;
+  @ApiProperty({ format: 'uuid' }) instanceId!: string;
+  @ApiProperty() nodeKey!: string;
+  @ApiProperty() visit!: number;
+  @ApiProperty() assignee!: string;
+  @ApiProperty({ enum: TASK_STATUSES }) status!: TaskStatus;
+  @ApiProperty({ type: String, nullable: true }) comment!: string | null;
+  @ApiProperty({ type: String, nullable: true }) readAt!: string | null;
+  @ApiProperty({ type: String, nullable: true }) decidedAt!: string | null;
+  @ApiProperty({ type: String, nullable: true }) decidedBy!: string | null;
+  @ApiProperty() createdAt!: string;
+  @ApiPropertyOptional() definitionKey?: string;
+  @ApiPropertyOptional() businessKey?: string;
+  @ApiPropertyOptional({ enum: INSTANCE_STATUSES }) instanceStatus?: InstanceStatus;
+}
+
+export class TaskPage extends PageMeta {
+  @ApiProperty({ type: [TaskResponse] }) items!: TaskResponse[];
+}
+
+export class TaskCountResponse {
+  @ApiProperty() count!: number;
+}
+
+export class TaskDecisionResponse {
+  @ApiProperty({ type: TaskResponse }) task!: TaskResponse;
+  @ApiProperty({ description: 'Whether this vote decided (closed) its approval node.' }) nodeClosed!: boolean;
+  @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
+}
+
+export class ProgressNode {
+  @ApiProperty() key!: string;
+  @ApiProperty() kind!: string;
+  @ApiProperty({ type: String, nullable: true }) name!: string | null;
+  @ApiProperty({ enum: ['not-reached', 'passed', 'waiting'] }) state!: 'not-reached' | 'passed' | 'waiting';
+  @ApiProperty({ type: [TaskResponse] }) tasks!: TaskResponse[];
+}
+
+export class ProgressResponse {
+  @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
+  @ApiProperty({ type: [ProgressNode] }) nodes!: ProgressNode[];
+}

@@ -1,0 +1,32 @@
+import { DomainError } from '@lp/contracts';
+
+/** The instance is not in a state the operation applies to (e.g. a vote on a Suspended or ended instance). */
+export class InvalidStateError extends DomainError {
+  constructor(message: string) {
+    super('Workflow.InvalidState', 409, message);
+  }
+}
+
+/**
+ * The task is no longer open: decided by its assignee already, or cancelled because the node was
+ * closed by another vote meanwhile (the loser of two concurrent `any` votes gets this).
+ */
+export class TaskNotPendingError extends DomainError {
+  constructor(taskId: string, status: string) {
+    super('Workflow.Task.NotPending', 409, `Task ${taskId} is ${status}, not Pending: it was decided or its node was closed meanwhile. Reload the task.`);
+  }
+}
+
+/** No active version is bound to the key in the caller's tenant. */
+export class NoActiveDefinitionError extends DomainError {
+  constructor(key: string) {
+    super('Workflow.Definition.NotActive', 404, `Definition "${key}" has no active version in this tenant.`);
+  }
+}
+
+/** Start or complete variables larger than the runtime accepts (docs/runtime.md, Limits). */
+export class VariablesTooLargeError extends DomainError {
+  constructor(max: number) {
+    super('Workflow.Runtime.VariablesTooLarge', 413, `The process variables exceed ${max} bytes (compact JSON).`);
+  }
+}

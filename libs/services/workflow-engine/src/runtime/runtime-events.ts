@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { eventContract } from '@lp/contracts';
+
+const instanceStarted = z.object({
+  tenantId: z.string().min(1),
+  instanceId: z.string().uuid(),
+  definitionKey: z.string().min(1),
+  definitionId: z.string().uuid(),
+  businessKey: z.string().min(1),
+  initiator: z.string().min(1),
+});
+const taskCreated = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  visit: z.number().int().positive(),
+  assignee: z.string().min(1),
+});
+const taskCompleted = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  decision: z.enum(['Approved', 'Rejected']),
+  decidedBy: z.string().min(1),
+});
+const instanceCompleted = z.object({
+  tenantId: z.string().min(1),
+  instanceId: z.string().uuid(),
+  definitionKey: z.string().min(1),
+  businessKey: z.string().min(1),
+  status: z.enum(['Approved', 'Rejected']),
+});
+const ccNotified = z.object({
+  tenantId: z.string().min(1),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  recipients: z.array(z.string()),
+});
+export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
+export type TaskCreatedPayload = z.infer<typeof taskCreated>;
+export type InstanceCompletedPayload = z.infer<typeof instanceCompleted>;
+
+/**
+ * The runtime events workflow-engine publishes through its outbox, in the transaction of the change.
+ * Declared here, next to the definition events, until `libs/contracts` gets a workflow folder.
+ */
+export const WorkflowRuntimeEvents = {
+  instanceStarted: eventContract('workflow.instance.started', instanceStarted),
+  instanceCompleted: eventContract('workflow.instance.completed', instanceCompleted),
+  taskCreated: eventContract('workflow.task.created', taskCreated),
+  taskCompleted: eventContract('workflow.task.completed', taskCompleted),
+  ccNotified: eventContract('workflow.cc.notified', ccNotified),
+} as const;

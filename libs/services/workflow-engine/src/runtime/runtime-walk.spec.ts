@@ -1,0 +1,80 @@
+import { compileDefinition, DefinitionGraph } from '../engine';
+import { emptyPosition, RuntimeWalk, WalkError } from './runtime-walk';
+
+const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
+  kind: 'approval',
+  key,
+  assignees: [{ kind: 'user', subjects }],
+  ...extra,
+});
+
+function graph(nodes: unknown[], admins?: string[]): DefinitionGraph {
+  const compiled = compileDefinition({ name: 'test', nodes, ...(admins ? { admins } : {}) });
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+  return DefinitionGraph.of(compiled.definition);
+}
+
+const sources = (variables: Record<string, unknown> = {}) => ({ initiator: 'ina', variables, membersOfRole: () => Promise.resolve([]) });
+
+describe('RuntimeWalk', () => {
+  it('opens one task of a sequential node, every task of an all node, and parks the node', async () => {
+    const g = graph([approval('seq', ['a', 'b']), approval('both', ['c', 'd'], { mode: 'all' })]);
+    const position = emptyPosition();
+    const first = await new RuntimeWalk(g, position, sources()).start();
+    expect(first.opened).toEqual([{ nodeKey: 'seq', visit: 1, seq: 0, assignee: 'a' }]);
+    expect(position.parked['seq']).toEqual({ visit: 1, assignees: ['a', 'b'], mode: { mode: 'sequential' } });
+    const second = await new RuntimeWalk(g, position, sources()).approved('seq');
+    expect(second.opened.map((t) => t.assignee)).toEqual(['c', 'd']);
+    expect(Object.keys(position.parked)).toEqual(['both']);
+    const last = await new RuntimeWalk(g, position, sources()).approved('both');
+    expect(last.outcome).toBe('approved');
+    expect(position.parked).toEqual({});
+  });
+
+  it('takes the exclusive branch the variables select, and the default otherwise', async () => {
+    const g = graph([
+      {
+        kind: 'exclusive',
+        key: 'amount',
+        branches: [
+          { condition: { '>': [{ var: 'amount' }, 1000] }, nodes: [approval('cfo', ['cfo'])] },
+          { default: true, nodes: [approval('lead', ['lead'])] },
+        ],
+      },
+    ]);
+    expect((await new RuntimeWalk(g, emptyPosition(), sources({ amount: 5000 })).start()).opened[0]?.assignee).toBe('cfo');
+    expect((await new RuntimeWalk(g, emptyPosition(), sources({ amount: 5 })).start()).opened[0]?.assignee).toBe('lead');
+  });
+
+  it('joins parallel branches only when every branch arrived', async () => {
+    const g = graph([{ kind: 'parallel', key: 'p', branches: [{ nodes: [approval('x', ['x'])] }, { nodes: [approval('y', ['y'])] }] }, approval('z', ['z'])]);
+    const position = emptyPosition();
+    expect((await new RuntimeWalk(g, position, sources()).start()).opened.map((t) => t.nodeKey)).toEqual(['x', 'y']);
+    expect((await new RuntimeWalk(g, position, sources()).approved('x')).opened).toEqual([]);
+    expect(position.arrived).toEqual({ p: [0] });
+    expect((await new RuntimeWalk(g, position, sources()).approved('y')).opened.map((t) => t.nodeKey)).toEqual(['z']);
+  });
+
+  it('rejects the instance without a target, and sends it back to an allowed target with a second visit', async () => {
+    const g = graph([approval('first', ['a']), approval('second', ['b'], { operations: { rejectTargets: 'previous' } })]);
+    const position = emptyPosition();
+    await new RuntimeWalk(g, position, sources()).start();
+    await new RuntimeWalk(g, position, sources()).approved('first');
+    RuntimeWalk.checkRejectTarget(g, 'second', 'first');
+    expect(() => RuntimeWalk.checkRejectTarget(g, 'first', 'second')).toThrow(WalkError);
+    const back = await new RuntimeWalk(g, position, sources()).rejected('second', 'first');
+    expect(back.opened).toEqual([{ nodeKey: 'first', visit: 2, seq: 0, assignee: 'a' }]);
+    const rejected = await new RuntimeWalk(g, position, sources()).rejected('first', undefined);
+    expect(rejected.outcome).toBe('rejected');
+  });
+
+  it('auto-passes or gives an empty node to the admins, and refuses it under `error`', async () => {
+    const empty = (policy: string) => ({ kind: 'approval', key: 'v', assignees: [{ kind: 'variable', variable: 'who' }], emptyAssignee: policy });
+    expect((await new RuntimeWalk(graph([empty('auto-pass')]), emptyPosition(), sources()).start()).outcome).toBe('approved');
+    const admins = await new RuntimeWalk(graph([empty('to-admin')], ['adm1', 'adm2']), emptyPosition(), sources()).start();
+    expect(admins.opened.map((t) => t.assignee)).toEqual(['adm1', 'adm2']);
+    await expect(new RuntimeWalk(graph([empty('error')]), emptyPosition(), sources()).start()).rejects.toMatchObject({
+      code: 'Workflow.Runtime.AssigneeEmpty',
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiBearerAuth,
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiForbiddenResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AuthorizationAction, TrustedCaller } from '@lp/contracts';
+import { Authorize } from '@lp/authz-guard';
+import { Caller } from '@lp/platform/auth';
+import { SchemaValidationPipe, TimeoutPolicy } from '@lp/platform/http';
+import {
+  CompleteTask,
+  completeTaskSchema,
+  CompleteTaskDto,
+  RejectTask,
+  rejectTaskSchema,
+  RejectTaskDto,
+  StartInstance,
+  startInstanceSchema,
+  StartInstanceDto,
+} from './dto/runtime.dto';
+import { InstanceResponse, ProgressResponse, TaskDecisionResponse } from './dto/runtime.responses';
+import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
+import { RuntimeService } from './runtime.service';
+
+const INSTANCE = { module: 'workflow', resource: 'instance' } as const;
+const TASK = { module: 'workflow', resource: 'task' } as const;
+const DENIED = ApiForbiddenResponse({
+  description: 'Authorization.Denied (no permission, or not the task’s assignee), or Feature.Disabled (`workflow.runtime` off); nothing is written.',
+});
+const CONFLICT = ApiConflictResponse({
+  description: 'problem+json with title and detail: Workflow.Task.NotPending (decided, or its node closed by a concurrent vote) or Workflow.InvalidState.',
+});
+
+/**
+ * Workflow runtime under /api/workflow/runtime (spec §4 "Workflow runtime", docs/runtime.md). Writes
+ * are `WorkflowCommand` and `userPolicy`-limited (the platform's throttler limits every POST); the
+ * `workflow.runtime` gate applies to every one of them; the actor is always the token's caller.
+ */
+@ApiTags('Workflow-Runtime')
+@ApiBearerAuth()
+@Controller('api/workflow/runtime')
+export class RuntimeController {
+  constructor(private readonly runtime: RuntimeService) {}
+
+  @Post('instances')
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Create })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Start an instance on the definition’s active version; the same business key answers the existing instance (200).' })
+  @ApiBody({ type: StartInstanceDto })
+  @ApiCreatedResponse({ type: InstanceResponse, description: 'Started; its first tasks are open.' })
+  @ApiOkResponse({ type: InstanceResponse, description: 'An instance with this business key exists for the definition already: that one, unchanged.' })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'Workflow.Definition.NotActive: no active version of the key in the tenant.' })
+  @ApiUnprocessableEntityResponse({ description: 'Workflow.Runtime.AssigneeEmpty or ConditionFailed: the walk cannot go on; nothing is written.' })
+  @DENIED
+  async start(
+    @Caller() caller: TrustedCaller,
+    @Body(new SchemaValidationPipe(startInstanceSchema)) body: StartInstance,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InstanceResponse> {
+    const { instance, created } = await this.runtime.start(caller, body);
+    res.status(created ? 201 : 200);
+    return instance;
+  }
+
+  @Get('instances/:id/progress')
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.View, facts: InstanceFactsLoader })
+  @ApiOperation({ summary: 'Every node of the instance’s version with its state and its tasks.' })
+  @ApiOkResponse({ type: ProgressResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @DENIED
+  progress(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<ProgressResponse> {
+    return this.runtime.progress(caller, id);
+  }
+
+  @Post('tasks/:taskId/complete')
+  @HttpCode(200)
+  @Authorize({ ...TASK, action: AuthorizationAction.Approve, facts: TaskFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Approve the task (assignee only); when the vote decides its node, the flow moves on.' })
+  @ApiBody({ type: CompleteTaskDto, required: false })
+  @ApiOkResponse({ type: TaskDecisionResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @CONFLICT
+  @DENIED
+  complete(
+    @Caller() caller: TrustedCaller,
+    @Param('taskId') taskId: string,
+    @Body(new SchemaValidationPipe(completeTaskSchema)) body: CompleteTask,
+  ): Promise<TaskDecisionResponse> {
+    return this.runtime.decide(caller, taskId, { decision: 'approve', ...body });
+  }
+
+  @Post('tasks/:taskId/reject')
+  @HttpCode(200)
+  @Authorize({ ...TASK, action: AuthorizationAction.Reject, facts: TaskFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Reject the task (assignee only): back to `target` or, without one, the instance is rejected once the mode says so.' })
+  @ApiBody({ type: RejectTaskDto, required: false })
+  @ApiOkResponse({ type: TaskDecisionResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({ description: 'Workflow.Runtime.RejectTargetNotAllowed / RejectTargetNotSupported; nothing is written.' })
+  @CONFLICT
+  @DENIED
+  reject(
+    @Caller() caller: TrustedCaller,
+    @Param('taskId') taskId: string,
+    @Body(new SchemaValidationPipe(rejectTaskSchema)) body: RejectTask,
+  ): Promise<TaskDecisionResponse> {
+    return this.runtime.decide(caller, taskId, { decision: 'reject', ...body });
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ASSIGNEE_DIRECTORY, RpcAssigneeDirectory } from '../definitions/assignee-directory';
+import { WORKFLOW_ENTITIES } from '../store';
+import { TasksController } from '../tasks/tasks.controller';
+import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
+import { RuntimeController } from './runtime.controller';
+import { RuntimeRepository } from './runtime.repository';
+import { RuntimeService } from './runtime.service';
+
+/** Instances and tasks: the runtime routes and the task center (docs/runtime.md). */
+@Module({
+  imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES)],
+  controllers: [RuntimeController, TasksController],
+  providers: [RuntimeService, RuntimeRepository, TaskFactsLoader, InstanceFactsLoader, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
+})
+export class RuntimeModule {}

@@ -1,0 +1,290 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
+import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
+import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
+import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, VoteValue } from '../engine';
+import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
+import type { InstanceStatus } from '../store';
+import { InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
+import { WorkflowRuntimeEvents } from './runtime-events';
+import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
+import { emptyPosition, RuntimeWalk, WalkEffects } from './runtime-walk';
+import type { InstanceResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+
+/** Largest variables object (compact JSON, UTF-8) a start or a complete may leave on the instance. */
+export const MAX_VARIABLES_BYTES = 65_536;
+
+/** The subject a runtime write is made by: the acting subject of a delegated caller. */
+function actorOf(caller: TrustedCaller): string {
+  const actor = caller.actor ?? caller.subject;
+  if (!actor) throw new AuthorizationDeniedError('Workflow operations need a user subject.');
+  return actor;
+}
+
+export function instanceOf(row: InstanceRow): InstanceResponse {
+  return {
+    id: row.id,
+    definitionKey: row.definition_key,
+    definitionId: row.definition_version_id,
+    businessKey: row.business_key,
+    initiator: row.initiator,
+    status: row.status,
+    variables: row.variables,
+    priority: row.priority,
+    version: row.version,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    endedAt: row.ended_at?.toISOString() ?? null,
+  };
+}
+
+export function taskOf(row: TaskRow | TaskListRow): TaskResponse {
+  return {
+    id: row.id,
+    instanceId: row.instance_id,
+    nodeKey: row.node_key,
+    visit: row.visit,
+    assignee: row.assignee,
+    status: row.status,
+    comment: row.comment,
+    readAt: row.read_at?.toISOString() ?? null,
+    decidedAt: row.decided_at?.toISOString() ?? null,
+    decidedBy: row.decided_by,
+    createdAt: row.created_at.toISOString(),
+    ...('definition_key' in row ? { definitionKey: row.definition_key, businessKey: row.business_key, instanceStatus: row.instance_status } : {}),
+  };
+}
+
+/**
+ * Instances and tasks (docs/runtime.md). Every write runs in one transaction that first locks the
+ * instance row, so the votes of one node are counted one at a time and a node closes exactly once;
+ * the walk's tasks, the instance row and the events are written in that same transaction.
+ */
+@Injectable()
+export class RuntimeService {
+  private readonly logger = new Logger(RuntimeService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly repository: RuntimeRepository,
+    private readonly outbox: OutboxWriter,
+    @Inject(ASSIGNEE_DIRECTORY) private readonly directory: AssigneeDirectory,
+  ) {}
+
+  /** Starts an instance on the key's active version; the same business key answers the existing instance (`created: false`). */
+  async start(
+    caller: TrustedCaller,
+    input: { definitionKey: string; businessKey: string; variables: Record<string, unknown>; priority: number },
+  ): Promise<{ instance: InstanceResponse; created: boolean }> {
+    const initiator = actorOf(caller);
+    const { tenantId } = caller;
+    checkVariables(input.variables);
+    const existing = await this.repository.instanceByBusinessKey(tenantId, input.definitionKey, input.businessKey);
+    if (existing) return { instance: instanceOf(existing), created: false };
+    return this.dataSource.transaction(async (manager) => {
+      const active: Array<{ id: string; definition: Record<string, unknown> }> = await manager.query(
+        `SELECT v."id", v."definition" FROM "workflow"."definition_binding" b JOIN "workflow"."definition_version" v ON v."id" = b."active_version_id"
+          WHERE b."tenant_id" = $1 AND b."key" = $2`,
+        [tenantId, input.definitionKey],
+      );
+      const version = active[0];
+      if (!version) throw new NoActiveDefinitionError(input.definitionKey);
+      const inserted = await this.repository.insertInstance(manager, { tenantId, versionId: version.id, initiator, ...input });
+      if (!inserted) {
+        const raced = await this.repository.instanceByBusinessKey(tenantId, input.definitionKey, input.businessKey, manager);
+        if (!raced) throw new Error('instance vanished after a business-key conflict');
+        return { instance: instanceOf(raced), created: false };
+      }
+      const graph = graphOf(version.definition);
+      const position = emptyPosition();
+      const walk = new RuntimeWalk(graph, position, this.sources(tenantId, inserted.initiator, inserted.variables));
+      const effects = await walk.start();
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceStarted, {
+        tenantId,
+        instanceId: inserted.id,
+        definitionKey: inserted.definition_key,
+        definitionId: version.id,
+        businessKey: inserted.business_key,
+        initiator,
+      });
+      const saved = await this.apply(manager, { ...inserted, position }, effects, inserted.variables);
+      this.logger.log(`instance ${saved.id} (${saved.definition_key}/${saved.business_key}) started by ${initiator} in tenant ${tenantId}: ${saved.status}`);
+      return { instance: instanceOf(saved), created: true };
+    });
+  }
+
+  /** Approves (or rejects) one task; when the vote decides its node, the walk moves on. */
+  async decide(
+    caller: TrustedCaller,
+    taskId: string,
+    vote: { decision: VoteValue; comment?: string; variables?: Record<string, unknown>; target?: string },
+  ): Promise<TaskDecisionResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    const peek = await this.repository.task(tenantId, taskId);
+    if (!peek) throw new NotFoundError('Task');
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
+      if (!instance) throw new NotFoundError('Task');
+      const task = await this.repository.task(tenantId, taskId, manager, true);
+      if (!task) throw new NotFoundError('Task');
+      if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may complete or reject it.');
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
+      if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
+      const version = await this.versionDefinition(manager, instance.definition_version_id);
+      const graph = graphOf(version);
+      if (vote.target !== undefined) RuntimeWalk.checkRejectTarget(graph, task.node_key, vote.target);
+      const variables = { ...instance.variables, ...(vote.variables ?? {}) };
+      checkVariables(variables);
+
+      const status = vote.decision === 'approve' ? 'Approved' : 'Rejected';
+      const decided = await this.repository.decideTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
+      if (!decided) throw new TaskNotPendingError(task.id, 'no longer Pending');
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
+        tenantId,
+        taskId: task.id,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        decision: status,
+        decidedBy: actor,
+      });
+
+      const position = instance.position;
+      const parked = position.parked[task.node_key];
+      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+      const votes = (await this.repository.votes(manager, instance.id, task.node_key, task.visit)).map((t) => (t.status === 'Approved' ? 'approve' : 'reject'));
+      const { decision } = decideApproval(parked.mode, parked.assignees.length, votes as VoteValue[]);
+      const walk = new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, variables));
+      let effects: WalkEffects;
+      let nodeClosed = false;
+      if (decision === 'pending') {
+        effects = { opened: [], cancelled: [], notifications: [], outcome: 'running' };
+        const next = parked.assignees[votes.length];
+        if (parked.mode.mode === 'sequential' && next !== undefined) {
+          effects.opened.push({ nodeKey: task.node_key, visit: task.visit, seq: votes.length, assignee: next });
+        }
+      } else {
+        nodeClosed = true;
+        await this.repository.cancelPending(manager, instance.id, [task.node_key]);
+        effects = decision === 'approved' ? await walk.approved(task.node_key) : await walk.rejected(task.node_key, vote.target);
+      }
+      const saved = await this.apply(manager, { ...instance, position }, effects, variables);
+      return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
+    });
+  }
+
+  async todo(caller: TrustedCaller, page: PageQuery): Promise<Page<TaskResponse>> {
+    const [rows, total] = await this.repository.todoPage(caller.tenantId, actorOf(caller), pageWindow(page));
+    return pageOf(rows.map(taskOf), total, page);
+  }
+
+  async todoCount(caller: TrustedCaller): Promise<{ count: number }> {
+    return { count: await this.repository.todoCount(caller.tenantId, actorOf(caller)) };
+  }
+
+  async done(caller: TrustedCaller, page: PageQuery): Promise<Page<TaskResponse>> {
+    const [rows, total] = await this.repository.donePage(caller.tenantId, actorOf(caller), pageWindow(page));
+    return pageOf(rows.map(taskOf), total, page);
+  }
+
+  /** A task: its assignee, whoever decided it, and the instance's initiator may read it. */
+  async task(caller: TrustedCaller, taskId: string): Promise<TaskResponse> {
+    const actor = actorOf(caller);
+    const row = await this.repository.taskWithInstance(caller.tenantId, taskId);
+    if (!row) throw new NotFoundError('Task');
+    if (![row.assignee, row.decided_by, row.initiator].includes(actor))
+      throw new AuthorizationDeniedError('Only the task’s assignee or the instance’s initiator may read it.');
+    return taskOf(row);
+  }
+
+  async markRead(caller: TrustedCaller, taskId: string): Promise<TaskResponse> {
+    const actor = actorOf(caller);
+    const row = await this.repository.task(caller.tenantId, taskId);
+    if (!row) throw new NotFoundError('Task');
+    if (row.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may mark it read.');
+    await this.repository.markRead(caller.tenantId, taskId);
+    return this.task(caller, taskId);
+  }
+
+  /** Every node of the instance's version with its state (not-reached, passed, waiting) and its tasks. */
+  async progress(caller: TrustedCaller, instanceId: string): Promise<ProgressResponse> {
+    const instance = await this.repository.instance(caller.tenantId, instanceId);
+    if (!instance) throw new NotFoundError('Instance');
+    const definition = graphOf(await this.versionDefinition(this.dataSource.manager, instance.definition_version_id)).definition;
+    const tasks = await this.repository.tasksOfInstance(caller.tenantId, instanceId);
+    const reached = new Set(instance.position.path ?? []);
+    const nodes = listNodes(definition).map(({ node }) => ({
+      key: node.key,
+      kind: node.kind,
+      name: node.name ?? null,
+      state: instance.position.parked?.[node.key] ? ('waiting' as const) : reached.has(node.key) ? ('passed' as const) : ('not-reached' as const),
+      tasks: tasks.filter((t) => t.node_key === node.key).map(taskOf),
+    }));
+    return { instance: instanceOf(instance), nodes };
+  }
+
+  // ---- the walk's effects ------------------------------------------------------------------
+
+  /** Cancels, opens (only the tasks of nodes still waiting at that visit), notifies and saves the instance. */
+  private async apply(manager: EntityManager, instance: InstanceRow, effects: WalkEffects, variables: Record<string, unknown>): Promise<InstanceRow> {
+    const { tenant_id: tenantId, id: instanceId, position } = instance;
+    if (effects.outcome !== 'running') await this.repository.cancelPending(manager, instanceId);
+    else if (effects.cancelled.length > 0) await this.repository.cancelPending(manager, instanceId, effects.cancelled);
+    for (const open of effects.opened) {
+      if (position.parked[open.nodeKey]?.visit !== open.visit) continue;
+      const task = await this.repository.insertTask(manager, { tenantId, instanceId, ...open });
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCreated, {
+        tenantId,
+        taskId: task.id,
+        instanceId,
+        nodeKey: task.node_key,
+        visit: task.visit,
+        assignee: task.assignee,
+      });
+    }
+    for (const n of effects.notifications) {
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.ccNotified, { tenantId, instanceId, nodeKey: n.nodeKey, recipients: n.recipients });
+    }
+    const status: InstanceStatus = effects.outcome === 'approved' ? 'Approved' : effects.outcome === 'rejected' ? 'Rejected' : instance.status;
+    const saved = await this.repository.saveInstance(manager, { ...instance, status, variables, position });
+    if (status === 'Approved' || status === 'Rejected') {
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceCompleted, {
+        tenantId,
+        instanceId,
+        definitionKey: saved.definition_key,
+        businessKey: saved.business_key,
+        status,
+      });
+    }
+    return saved;
+  }
+
+  private async emit<C extends AnyEventContract>(manager: EntityManager, tenantId: string, contract: C, payload: EventPayloadOf<C>): Promise<void> {
+    const { type, payload: body } = event(contract, payload);
+    await this.outbox.add(manager, createEventEnvelope(type, body, { tenantId }));
+  }
+
+  private async versionDefinition(manager: EntityManager, versionId: string): Promise<Record<string, unknown>> {
+    const rows: Array<{ definition: Record<string, unknown> }> = await manager.query(
+      `SELECT "definition" FROM "workflow"."definition_version" WHERE "id" = $1`,
+      [versionId],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`definition version ${versionId} is missing`);
+    return row.definition;
+  }
+
+  private sources(tenantId: string, initiator: string, variables: Record<string, unknown>): AssigneeSources {
+    return { initiator, variables, membersOfRole: (role) => this.directory.membersOfRole(tenantId, role) };
+  }
+}
+
+/** A stored version is compiled already; parsing again only restores the typed shape (and refuses a damaged row loudly). */
+function graphOf(definition: Record<string, unknown>): DefinitionGraph {
+  return DefinitionGraph.of(definitionSchema.parse(definition));
+}
+
+function checkVariables(variables: Record<string, unknown>): void {
+  if (Buffer.byteLength(JSON.stringify(variables), 'utf8') > MAX_VARIABLES_BYTES) throw new VariablesTooLargeError(MAX_VARIABLES_BYTES);
+}
