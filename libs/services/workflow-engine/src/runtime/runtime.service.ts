@@ -130,8 +130,9 @@ export class RuntimeService {
       const task = await this.repository.task(tenantId, taskId, manager, true);
       if (!task) throw new NotFoundError('Task');
       if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may complete or reject it.');
-      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
+      // The task's own state first: the loser of a race on an `any` node learns that its task was closed.
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
       const version = await this.versionDefinition(manager, instance.definition_version_id);
       const graph = graphOf(version);
       if (vote.target !== undefined) RuntimeWalk.checkRejectTarget(graph, task.node_key, vote.target);

@@ -1,0 +1,266 @@
+import { DataSource } from 'typeorm';
+import { describeWithServers, eventually } from '@lp/platform/testing';
+import { OperationsTestPlatform } from '../support/operations-platform';
+import { expectProblem, signedRequests } from '../support/policy-platform';
+
+const DEFS = '/api/workflow/definitions';
+const RUNTIME = '/api/workflow/runtime';
+const TASKS = '/api/workflow/tasks';
+const DESIGN = ['workflow.definition.view', 'workflow.definition.update', 'workflow.definition.manage'];
+const START = ['workflow.instance.create', 'workflow.instance.view', 'workflow.task.view'];
+const APPROVE = ['workflow.task.view', 'workflow.task.approve', 'workflow.task.reject', 'workflow.instance.view'];
+
+const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
+  kind: 'approval',
+  key,
+  assignees: [{ kind: 'user', subjects }],
+  ...extra,
+});
+
+/** Sequential lena → otto, then anna and ben (all), then carl or dora (any), then finn when amount > 1000. */
+const contract = {
+  name: 'Contract approval',
+  nodes: [
+    approval('legal', ['lena', 'otto']),
+    approval('partners', ['anna', 'ben'], { mode: 'all' }),
+    approval('office', ['carl', 'dora'], { mode: 'any' }),
+    {
+      kind: 'exclusive',
+      key: 'amount',
+      branches: [
+        { key: 'large', condition: { '>': [{ var: 'amount' }, 1000] }, nodes: [approval('finance', ['finn'])] },
+        { key: 'small', default: true, nodes: [{ kind: 'cc', key: 'notify', recipients: [{ kind: 'user', subjects: ['ina'] }] }] },
+      ],
+    },
+  ],
+};
+const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
+const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
+
+interface Task {
+  id: string;
+  nodeKey: string;
+  assignee: string;
+  status: string;
+}
+
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime over HTTP', () => {
+  const platform = new OperationsTestPlatform('wfrun', { env: { USER_POLICY_LIMIT: '100000' } });
+  let sql: DataSource;
+  const as = (sub: string, tenantId = 'default') => signedRequests(platform.service('workflow-engine').http, platform.token({ sub, tenantId }));
+  const n = async (query: string, params: unknown[] = []) => Number((await sql.query(query, params))[0].n);
+  const events = (type: string, instanceId: string) =>
+    n(`SELECT count(*)::int AS n FROM workflow.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'instanceId' = $2`, [type, instanceId]);
+  /** Everything a runtime write can leave behind. */
+  const written = async () => ({
+    instances: await n(`SELECT count(*)::int AS n FROM workflow.instance`),
+    tasks: await n(`SELECT count(*)::int AS n FROM workflow.task`),
+    decided: await n(`SELECT count(*)::int AS n FROM workflow.task WHERE status <> 'Pending'`),
+    read: await n(`SELECT count(*)::int AS n FROM workflow.task WHERE read_at IS NOT NULL`),
+    outbox: await n(`SELECT count(*)::int AS n FROM workflow.outbox_message`),
+  });
+  const pending = async (instanceId: string): Promise<Task[]> =>
+    (await as('ina').get(`${RUNTIME}/instances/${instanceId}/progress`).expect(200)).body.nodes.flatMap((node: { tasks: Task[] }) =>
+      node.tasks.filter((t) => t.status === 'Pending'),
+    );
+  const taskOf = async (instanceId: string, assignee: string): Promise<Task> => {
+    const task = (await pending(instanceId)).find((t) => t.assignee === assignee);
+    if (!task) throw new Error(`no pending task for ${assignee} in ${instanceId}`);
+    return task;
+  };
+  const complete = (sub: string, task: Task, body: object = {}) => as(sub).post(`${RUNTIME}/tasks/${task.id}/complete`).send(body);
+  const start = (key: string, businessKey: string, variables: object = {}, sub = 'ina', tenantId = 'default') =>
+    as(sub, tenantId).post(`${RUNTIME}/instances`).send({ definitionKey: key, businessKey, variables });
+
+  beforeAll(async () => {
+    await platform.start();
+    sql = platform.service('workflow-engine').app.get(DataSource);
+    await platform.grantRole('default', 'wanda', 'workflow-designer', DESIGN);
+    await platform.grantRole('default', 'ina', 'workflow-starter', START);
+    for (const sub of ['lena', 'otto', 'anna', 'ben', 'carl', 'dora', 'finn']) await platform.grantRole('default', sub, 'workflow-approver', APPROVE);
+    await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
+    await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
+    await platform.seedTenantAdmin('globex', 'gus');
+    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny })) {
+      await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
+    }
+    await as('alice', 'acme').post(`${DEFS}/contract/deployments`).send({ definition: contract }).expect(201);
+    await as('gus', 'globex').post(`${DEFS}/race-any/deployments`).send({ definition: raceAny }).expect(201);
+  }, 120_000);
+  afterAll(() => platform.stop());
+
+  it('walks sequential, all, any and the exclusive gateway through to Approved, with the events of each step', async () => {
+    const started = await start('contract', 'NDA-1', { amount: 5000 }).expect(201);
+    const id = started.body.id;
+    expect(started.body).toMatchObject({ definitionKey: 'contract', businessKey: 'NDA-1', initiator: 'ina', status: 'Running', version: 2 });
+    expect(started.headers['ratelimit-policy']).toMatch(/^"userPolicy";q=\d+/);
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['lena']);
+    expect(await events('workflow.instance.started', id)).toBe(1);
+
+    // sequential: otto's task opens only once lena approved.
+    const first = await complete('lena', await taskOf(id, 'lena'), { comment: 'fine' }).expect(200);
+    expect(first.body).toMatchObject({ task: { status: 'Approved', comment: 'fine', decidedBy: 'lena' }, nodeClosed: false });
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['otto']);
+    expect((await complete('otto', await taskOf(id, 'otto')).expect(200)).body.nodeClosed).toBe(true);
+    // all: both partners.
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['anna', 'ben']);
+    expect((await complete('anna', await taskOf(id, 'anna')).expect(200)).body.nodeClosed).toBe(false);
+    expect((await complete('ben', await taskOf(id, 'ben')).expect(200)).body.nodeClosed).toBe(true);
+    // any: the first of carl and dora decides, the other task is cancelled.
+    const dora = await taskOf(id, 'dora');
+    expect((await complete('carl', await taskOf(id, 'carl')).expect(200)).body.nodeClosed).toBe(true);
+    expectProblem(await complete('dora', dora), 409, 'Workflow.Task.NotPending');
+    // exclusive: amount 5000 goes to finance; completing it with variables ends the instance.
+    const done = await complete('finn', await taskOf(id, 'finn'), { variables: { signed: true } }).expect(200);
+    expect(done.body.instance).toMatchObject({ status: 'Approved', variables: { amount: 5000, signed: true }, endedAt: expect.any(String) });
+
+    const progress = (await as('ina').get(`${RUNTIME}/instances/${id}/progress`).expect(200)).body;
+    expect(progress.nodes.map((node: { key: string; state: string }) => `${node.key}:${node.state}`)).toEqual([
+      'legal:passed',
+      'partners:passed',
+      'office:passed',
+      'amount:passed',
+      'finance:passed',
+      'notify:not-reached',
+    ]);
+    expect(await events('workflow.task.created', id)).toBe(7);
+    expect(await events('workflow.task.completed', id)).toBe(6);
+    expect(await events('workflow.instance.completed', id)).toBe(1);
+    expect((await as('finn').get(`${TASKS}/done`).expect(200)).body.items.map((t: Task) => t.nodeKey)).toContain('finance');
+  });
+
+  it('takes the default branch for a small amount (cc, no task) and ends Approved after the any node', async () => {
+    const id = (await start('contract', 'NDA-small', { amount: 10 }).expect(201)).body.id;
+    for (const sub of ['lena', 'otto', 'anna', 'ben']) await complete(sub, await taskOf(id, sub)).expect(200);
+    const last = await complete('dora', await taskOf(id, 'dora')).expect(200);
+    expect(last.body.instance.status).toBe('Approved');
+    expect(await events('workflow.cc.notified', id)).toBe(1);
+  });
+
+  it('a rejection without a target rejects the instance and cancels its open tasks', async () => {
+    const id = (await start('race-all', 'REJ-1').expect(201)).body.id;
+    const rejected = await as('anna')
+      .post(`${RUNTIME}/tasks/${(await taskOf(id, 'anna')).id}/reject`)
+      .send({ comment: 'no' })
+      .expect(200);
+    expect(rejected.body).toMatchObject({ task: { status: 'Rejected', comment: 'no' }, nodeClosed: true, instance: { status: 'Rejected' } });
+    expect(await pending(id)).toEqual([]);
+    expect(await n(`SELECT count(*)::int AS n FROM workflow.task WHERE instance_id = $1 AND status = 'Cancelled'`, [id])).toBe(1);
+    expect(await events('workflow.instance.completed', id)).toBe(1);
+    // A target the node does not allow is refused, nothing written.
+    const other = (await start('race-all', 'REJ-2').expect(201)).body.id;
+    const before = await written();
+    const res = await as('anna')
+      .post(`${RUNTIME}/tasks/${(await taskOf(other, 'anna')).id}/reject`)
+      .send({ target: 'nowhere' });
+    expectProblem(res, 422, 'Workflow.Runtime.RejectTargetNotAllowed');
+    expect(await written()).toEqual(before);
+  });
+
+  it('starts idempotently: the same business key answers the same instance with 200, also under concurrent starts', async () => {
+    const first = await start('race-any', 'CASE-42', { a: 1 }).expect(201);
+    const again = await start('race-any', 'CASE-42', { a: 2 }).expect(200);
+    expect(again.body).toEqual(first.body);
+    const racing = await Promise.all([start('race-any', 'CASE-43'), start('race-any', 'CASE-43'), start('race-any', 'CASE-43')]);
+    expect(racing.map((r) => r.status).sort()).toEqual([200, 200, 201]);
+    expect(new Set(racing.map((r) => r.body.id)).size).toBe(1);
+    expect(await n(`SELECT count(*)::int AS n FROM workflow.task WHERE instance_id = $1`, [racing[0]?.body.id])).toBe(2);
+    expect(await events('workflow.instance.started', racing[0]?.body.id)).toBe(1);
+  });
+
+  it('two approvers completing at once close an `all` node once and an `any` node once; the `any` loser gets 409, never a 5xx', async () => {
+    for (let i = 0; i < 5; i++) {
+      const all = (await start('race-all', `RACE-ALL-${i}`).expect(201)).body.id;
+      const [a, b] = await Promise.all([complete('anna', await taskOf(all, 'anna')), complete('ben', await taskOf(all, 'ben'))]);
+      expect([a?.status, b?.status]).toEqual([200, 200]);
+      expect([a?.body.nodeClosed, b?.body.nodeClosed].filter(Boolean)).toHaveLength(1);
+      expect(await events('workflow.instance.completed', all)).toBe(1);
+      expect((await as('ina').get(`${RUNTIME}/instances/${all}/progress`).expect(200)).body.instance.status).toBe('Approved');
+
+      const any = (await start('race-any', `RACE-ANY-${i}`).expect(201)).body.id;
+      const [carl, dora] = [await taskOf(any, 'carl'), await taskOf(any, 'dora')];
+      const answers = await Promise.all([complete('carl', carl), complete('dora', dora)]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 409]);
+      const loser = answers.find((r) => r.status === 409);
+      if (loser) {
+        expectProblem(loser, 409, 'Workflow.Task.NotPending');
+        expect(loser.body).toMatchObject({ title: expect.any(String), detail: expect.stringContaining('Pending') });
+      }
+      expect(await n(`SELECT count(*)::int AS n FROM workflow.task WHERE instance_id = $1 AND status = 'Approved'`, [any])).toBe(1);
+      expect(await events('workflow.instance.completed', any)).toBe(1);
+    }
+  });
+
+  it('the todo list and its count agree, and mark-read keeps the first read time', async () => {
+    const id = (await start('race-all', 'TODO-1').expect(201)).body.id;
+    const list = (await as('ben').get(`${TASKS}/todo?pageSize=2`).expect(200)).body;
+    const count = (await as('ben').get(`${TASKS}/todo/count`).expect(200)).body.count;
+    expect(count).toBe(list.totalCount);
+    expect(count).toBe(await n(`SELECT count(*)::int AS n FROM workflow.task WHERE tenant_id = 'default' AND assignee = 'ben' AND status = 'Pending'`));
+    const task = await taskOf(id, 'ben');
+    const read = await as('ben').post(`${TASKS}/${task.id}/mark-read`).expect(200);
+    expect(read.body.readAt).toEqual(expect.any(String));
+    const again = await as('ben').post(`${TASKS}/${task.id}/mark-read`).expect(200);
+    expect(again.body.readAt).toBe(read.body.readAt);
+    expect((await as('ben').get(`${TASKS}/${task.id}`).expect(200)).body).toMatchObject({ id: task.id, businessKey: 'TODO-1', instanceStatus: 'Running' });
+    // Someone else's task in the same tenant: the permission is there, the task is not theirs.
+    expectProblem(await as('anna').get(`${TASKS}/${task.id}`), 403, 'Authorization.Denied');
+    expectProblem(await complete('anna', task), 403, 'Authorization.Denied');
+  });
+
+  it('another tenant’s task and instance ids are 404, and so is an id that is not a UUID', async () => {
+    const id = (await start('race-all', 'TENANT-1').expect(201)).body.id;
+    const task = await taskOf(id, 'anna');
+    const before = await written();
+    expectProblem(await as('alice', 'acme').get(`${TASKS}/${task.id}`), 404, 'NotFound');
+    expectProblem(await as('alice', 'acme').post(`${RUNTIME}/tasks/${task.id}/complete`).send({}), 404, 'NotFound');
+    expectProblem(await as('alice', 'acme').post(`${TASKS}/${task.id}/mark-read`), 404, 'NotFound');
+    expectProblem(await as('alice', 'acme').get(`${RUNTIME}/instances/${id}/progress`), 404, 'NotFound');
+    expectProblem(await as('anna').get(`${TASKS}/not-a-uuid`), 404, 'NotFound');
+    expect(await written()).toEqual(before);
+  });
+
+  it('denies every route to a caller without the permission (403) and writes nothing', async () => {
+    const id = (await start('race-all', 'DENY-1').expect(201)).body.id;
+    const task = await taskOf(id, 'anna');
+    const before = await written();
+    const nora = as('nora');
+    for (const res of [
+      await nora.post(`${RUNTIME}/instances`).send({ definitionKey: 'race-all', businessKey: 'DENY-2' }),
+      await nora.get(`${RUNTIME}/instances/${id}/progress`),
+      await nora.post(`${RUNTIME}/tasks/${task.id}/complete`).send({}),
+      await nora.post(`${RUNTIME}/tasks/${task.id}/reject`).send({}),
+      await nora.get(`${TASKS}/todo`),
+      await nora.get(`${TASKS}/todo/count`),
+      await nora.get(`${TASKS}/done`),
+      await nora.get(`${TASKS}/${task.id}`),
+      await nora.post(`${TASKS}/${task.id}/mark-read`),
+    ]) {
+      expectProblem(res, 403, 'Authorization.Denied');
+    }
+    // The starter may start but not approve.
+    expectProblem(await as('ina').post(`${RUNTIME}/tasks/${task.id}/complete`).send({}), 403, 'Authorization.Denied');
+    expect(await written()).toEqual(before);
+  });
+
+  it('refuses a start with 403 Feature.Disabled once `workflow.runtime` is off for the tenant, and starts again once it is back on', async () => {
+    const toggle = (enabled: boolean) =>
+      platform.as('gus', 'globex').put('/api/authorization/features/workflow.runtime').send({ enabled, scope: 'tenant' }).expect(200);
+    await start('race-any', 'FEAT-0', {}, 'gus', 'globex').expect(201);
+    await toggle(false);
+    const off = await eventually(
+      () => start('race-any', 'FEAT-1', {}, 'gus', 'globex'),
+      (res) => res.status === 403,
+      10_000,
+    );
+    expectProblem(off, 403, 'Feature.Disabled');
+    expect(await n(`SELECT count(*)::int AS n FROM workflow.instance WHERE tenant_id = 'globex' AND business_key = 'FEAT-1'`)).toBe(0);
+    await toggle(true);
+    const on = await eventually(
+      () => start('race-any', 'FEAT-2', {}, 'gus', 'globex'),
+      (res) => res.status === 201,
+      10_000,
+    );
+    expect(on.status).toBe(201);
+  });
+});
