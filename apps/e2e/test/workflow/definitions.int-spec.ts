@@ -93,6 +93,27 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: definit
       expect((await as('vic').get(DRAFT).expect(200)).body).toMatchObject({ revision: 2, definition: valid('NDA v2') });
     });
 
+    it('lets exactly one of concurrent saves based on the same revision win; the others get 409 and nothing of theirs is stored', async () => {
+      const key = `${DEFS}/race-draft/draft`;
+      await as('wanda')
+        .put(key)
+        .send({ definition: valid('base') })
+        .expect(201);
+      const saves = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          as('wanda')
+            .put(key)
+            .send({ revision: 1, definition: valid(`save ${i}`) }),
+        ),
+      );
+      const statuses = saves.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 409, 409, 409, 409, 409]);
+      const winner = saves.find((r) => r.status === 200);
+      expect((await as('vic').get(key).expect(200)).body).toEqual(winner?.body);
+      expect(winner?.body.revision).toBe(2);
+      await as('wanda').delete(key).expect(204);
+    });
+
     it('answers an update of a draft that does not exist with 409 and currentRevision 0', async () => {
       const res = await as('wanda').put(`${DEFS}/no-such-draft/draft`).send({ revision: 3, definition: valid() });
       expectProblem(res, 409, 'Workflow.Definition.RevisionConflict');
