@@ -8,6 +8,7 @@ const RUNTIME = '/api/workflow/runtime';
 const TASKS = '/api/workflow/tasks';
 const DESIGN = ['workflow.definition.view', 'workflow.definition.update', 'workflow.definition.manage'];
 const START = ['workflow.instance.create', 'workflow.instance.view', 'workflow.task.view'];
+const MANAGE = ['workflow.instance.manage', 'workflow.instance.view'];
 const APPROVE = ['workflow.task.view', 'workflow.task.approve', 'workflow.task.reject', 'workflow.instance.view'];
 
 const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
@@ -76,7 +77,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.start();
     sql = platform.service('workflow-engine').app.get(DataSource);
     await platform.grantRole('default', 'wanda', 'workflow-designer', DESIGN);
-    await platform.grantRole('default', 'ina', 'workflow-starter', START);
+    await platform.grantRole('default', 'ina', 'workflow-starter', [...START, 'workflow.instance.update']);
+    await platform.grantRole('default', 'ivan', 'workflow-starter-2', [...START, 'workflow.instance.update']);
+    await platform.grantRole('default', 'mia', 'workflow-admin', MANAGE);
     for (const sub of ['lena', 'otto', 'anna', 'ben', 'carl', 'dora', 'finn']) await platform.grantRole('default', sub, 'workflow-approver', APPROVE);
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
     await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
@@ -241,6 +244,84 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     // The starter may start but not approve.
     expectProblem(await as('ina').post(`${RUNTIME}/tasks/${task.id}/complete`).send({}), 403, 'Authorization.Denied');
     expect(await written()).toEqual(before);
+  });
+
+  describe('instance operations', () => {
+    const op = (sub: string, id: string, operation: string, body: object = {}) => as(sub).post(`${RUNTIME}/instances/${id}/${operation}`).send(body);
+    const statusOf = async (id: string) => (await as('ina').get(`${RUNTIME}/instances/${id}/progress`).expect(200)).body.instance.status;
+
+    it('withdraw: the initiator only, while Running; open tasks are cancelled; a second withdraw is 409 InvalidState', async () => {
+      const id = (await start('race-all', 'OP-W').expect(201)).body.id;
+      expectProblem(await op('ivan', id, 'withdraw'), 403, 'Authorization.Denied');
+      const res = await op('ina', id, 'withdraw', { reason: 'sent by mistake' }).expect(200);
+      expect(res.body).toMatchObject({ status: 'Withdrawn', endedAt: expect.any(String) });
+      expect(await pending(id)).toEqual([]);
+      expect(await events('workflow.instance.withdrawn', id)).toBe(1);
+      const again = await op('ina', id, 'withdraw');
+      expectProblem(again, 409, 'Workflow.InvalidState');
+      expect(again.body).toMatchObject({ title: expect.any(String), detail: expect.stringContaining('Withdrawn') });
+    });
+
+    it('suspend refuses votes (409 InvalidState) until resume; terminate ends a Suspended instance; cancel after that is 409', async () => {
+      const id = (await start('race-all', 'OP-S').expect(201)).body.id;
+      await op('mia', id, 'suspend').expect(200);
+      const anna = await taskOf(id, 'anna');
+      expectProblem(await complete('anna', anna), 409, 'Workflow.InvalidState');
+      expectProblem(await op('mia', id, 'suspend'), 409, 'Workflow.InvalidState');
+      await op('mia', id, 'resume').expect(200);
+      await complete('anna', anna).expect(200);
+      await op('mia', id, 'suspend').expect(200);
+      expect((await op('mia', id, 'terminate', { reason: 'duplicate' }).expect(200)).body.status).toBe('Terminated');
+      expect(await pending(id)).toEqual([]);
+      expectProblem(await op('mia', id, 'cancel'), 409, 'Workflow.InvalidState');
+      expectProblem(await op('mia', id, 'resume'), 409, 'Workflow.InvalidState');
+      expect(await statusOf(id)).toBe('Terminated');
+      for (const type of ['suspended', 'resumed', 'terminated']) expect(await events(`workflow.instance.${type}`, id)).toBeGreaterThan(0);
+    });
+
+    it('a stale version is 409 Workflow.ConcurrencyConflict and changes nothing', async () => {
+      const started = (await start('race-all', 'OP-V').expect(201)).body;
+      await op('mia', started.id, 'suspend', { version: started.version }).expect(200);
+      const stale = await op('mia', started.id, 'resume', { version: started.version });
+      expectProblem(stale, 409, 'Workflow.ConcurrencyConflict');
+      expect(stale.body.detail).toContain(`version ${started.version + 1}`);
+      expect(await statusOf(started.id)).toBe('Suspended');
+    });
+
+    it('concurrent ending operations on one instance: exactly one wins, the others are 409 problem+json, never a lost update or a 5xx', async () => {
+      for (let i = 0; i < 3; i++) {
+        const id = (await start('race-any', `OP-RACE-${i}`).expect(201)).body.id;
+        const answers = await Promise.all([
+          op('mia', id, 'terminate'),
+          op('mia', id, 'cancel'),
+          op('ina', id, 'withdraw'),
+          complete('carl', await taskOf(id, 'carl')),
+        ]);
+        expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
+        for (const loser of answers.filter((r) => r.status !== 200)) {
+          expect(loser.status).toBe(409);
+          expect(loser.headers['content-type']).toMatch(/application\/problem\+json/);
+          expect(loser.body).toMatchObject({ title: expect.any(String), detail: expect.any(String) });
+        }
+        const ended = await n(
+          `SELECT count(*)::int AS n FROM workflow.outbox_message WHERE envelope->'payload'->>'instanceId' = $1
+             AND event_type IN ('workflow.instance.terminated', 'workflow.instance.cancelled', 'workflow.instance.withdrawn', 'workflow.instance.completed')`,
+          [id],
+        );
+        expect(ended).toBe(1);
+      }
+    });
+
+    it('denies each operation without the permission (403) and writes nothing', async () => {
+      const id = (await start('race-all', 'OP-D').expect(201)).body.id;
+      const before = await written();
+      for (const operation of ['withdraw', 'terminate', 'cancel', 'suspend', 'resume'])
+        expectProblem(await op('nora', id, operation), 403, 'Authorization.Denied');
+      // The initiator holds update, not manage.
+      expectProblem(await op('ina', id, 'terminate'), 403, 'Authorization.Denied');
+      expect(await written()).toEqual(before);
+      expect(await statusOf(id)).toBe('Running');
+    });
   });
 
   it('refuses a start with 403 Feature.Disabled once `workflow.runtime` is off for the tenant, and starts again once it is back on', async () => {

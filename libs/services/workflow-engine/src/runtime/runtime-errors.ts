@@ -30,3 +30,10 @@ export class VariablesTooLargeError extends DomainError {
     super('Workflow.Runtime.VariablesTooLarge', 413, `The process variables exceed ${max} bytes (compact JSON).`);
   }
 }
+
+/** The instance changed since the version the client read (`version` in the body): reload and retry. */
+export class InstanceVersionConflictError extends DomainError {
+  constructor(id: string, expected: number, current: number) {
+    super('Workflow.ConcurrencyConflict', 409, `Instance ${id} is at version ${current}, not ${expected}: it changed meanwhile. Reload it and retry.`);
+  }
+}

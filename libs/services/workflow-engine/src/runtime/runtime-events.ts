@@ -38,6 +38,16 @@ const ccNotified = z.object({
   nodeKey: z.string().min(1),
   recipients: z.array(z.string()),
 });
+const instanceStateChanged = z.object({
+  tenantId: z.string().min(1),
+  instanceId: z.string().uuid(),
+  definitionKey: z.string().min(1),
+  businessKey: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  by: z.string().min(1),
+  reason: z.string().nullable(),
+});
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type TaskCreatedPayload = z.infer<typeof taskCreated>;
 export type InstanceCompletedPayload = z.infer<typeof instanceCompleted>;
@@ -52,4 +62,9 @@ export const WorkflowRuntimeEvents = {
   taskCreated: eventContract('workflow.task.created', taskCreated),
   taskCompleted: eventContract('workflow.task.completed', taskCompleted),
   ccNotified: eventContract('workflow.cc.notified', ccNotified),
+  instanceWithdrawn: eventContract('workflow.instance.withdrawn', instanceStateChanged),
+  instanceTerminated: eventContract('workflow.instance.terminated', instanceStateChanged),
+  instanceCancelled: eventContract('workflow.instance.cancelled', instanceStateChanged),
+  instanceSuspended: eventContract('workflow.instance.suspended', instanceStateChanged),
+  instanceResumed: eventContract('workflow.instance.resumed', instanceStateChanged),
 } as const;

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import { applyDecorators, Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiBearerAuth,
@@ -21,6 +21,9 @@ import {
   CompleteTask,
   completeTaskSchema,
   CompleteTaskDto,
+  InstanceOperation,
+  instanceOperationSchema,
+  InstanceOperationDto,
   RejectTask,
   rejectTaskSchema,
   RejectTaskDto,
@@ -30,7 +33,7 @@ import {
 } from './dto/runtime.dto';
 import { InstanceResponse, ProgressResponse, TaskDecisionResponse } from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
-import { RuntimeService } from './runtime.service';
+import { InstanceOperationName, RuntimeService } from './runtime.service';
 
 const INSTANCE = { module: 'workflow', resource: 'instance' } as const;
 const TASK = { module: 'workflow', resource: 'task' } as const;
@@ -40,6 +43,21 @@ const DENIED = ApiForbiddenResponse({
 const CONFLICT = ApiConflictResponse({
   description: 'problem+json with title and detail: Workflow.Task.NotPending (decided, or its node closed by a concurrent vote) or Workflow.InvalidState.',
 });
+
+/** What every instance operation declares besides its permission. */
+function INSTANCE_OPERATION_DOCS(): MethodDecorator {
+  return applyDecorators(
+    ApiBody({ type: InstanceOperationDto, required: false }),
+    ApiOkResponse({ type: InstanceResponse }),
+    ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' }),
+    ApiConflictResponse({
+      description:
+        'problem+json with title and detail: Workflow.InvalidState (the state rule) or Workflow.ConcurrencyConflict (`version` is not the current one).',
+    }),
+    ApiForbiddenResponse({ description: 'Authorization.Denied (no permission; withdraw: not the initiator) or Feature.Disabled; nothing is written.' }),
+  );
+}
+const INSTANCE_OPERATION = INSTANCE_OPERATION_DOCS();
 
 /**
  * Workflow runtime under /api/workflow/runtime (spec §4 "Workflow runtime", docs/runtime.md). Writes
@@ -118,5 +136,81 @@ export class RuntimeController {
     @Body(new SchemaValidationPipe(rejectTaskSchema)) body: RejectTask,
   ): Promise<TaskDecisionResponse> {
     return this.runtime.decide(caller, taskId, { decision: 'reject', ...body });
+  }
+
+  // ---- instance operations -------------------------------------------------------------------
+
+  @Post('instances/:id/withdraw')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Update, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Withdraw a Running instance (its initiator only): Withdrawn, open tasks cancelled.' })
+  @INSTANCE_OPERATION
+  withdraw(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
+  ): Promise<InstanceResponse> {
+    return this.operate(caller, id, 'withdraw', body);
+  }
+
+  @Post('instances/:id/terminate')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Terminate a Running or Suspended instance (audited): Terminated, open tasks cancelled.' })
+  @INSTANCE_OPERATION
+  terminate(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
+  ): Promise<InstanceResponse> {
+    return this.operate(caller, id, 'terminate', body);
+  }
+
+  @Post('instances/:id/cancel')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Cancel a Running or Suspended instance (audited): Cancelled, open tasks cancelled.' })
+  @INSTANCE_OPERATION
+  cancel(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
+  ): Promise<InstanceResponse> {
+    return this.operate(caller, id, 'cancel', body);
+  }
+
+  @Post('instances/:id/suspend')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Suspend a Running instance (audited): its tasks stay open but cannot be decided until it is resumed.' })
+  @INSTANCE_OPERATION
+  suspend(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
+  ): Promise<InstanceResponse> {
+    return this.operate(caller, id, 'suspend', body);
+  }
+
+  @Post('instances/:id/resume')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Resume a Suspended instance (audited): Running again.' })
+  @INSTANCE_OPERATION
+  resume(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
+  ): Promise<InstanceResponse> {
+    return this.operate(caller, id, 'resume', body);
+  }
+
+  private operate(caller: TrustedCaller, id: string, operation: InstanceOperationName, body: InstanceOperation): Promise<InstanceResponse> {
+    return this.runtime.operate(caller, id, operation, body);
   }
 }

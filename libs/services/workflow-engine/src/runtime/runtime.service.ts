@@ -6,11 +6,21 @@ import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
-import { InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
+import { InstanceVersionConflictError, InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
 import { WorkflowRuntimeEvents } from './runtime-events';
 import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
 import { emptyPosition, RuntimeWalk, WalkEffects } from './runtime-walk';
 import type { InstanceResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+
+/** The instance operations besides voting: the states each applies to, the state it leads to, its event. */
+export const INSTANCE_OPERATIONS = {
+  withdraw: { from: ['Running'], to: 'Withdrawn', event: WorkflowRuntimeEvents.instanceWithdrawn },
+  terminate: { from: ['Running', 'Suspended'], to: 'Terminated', event: WorkflowRuntimeEvents.instanceTerminated },
+  cancel: { from: ['Running', 'Suspended'], to: 'Cancelled', event: WorkflowRuntimeEvents.instanceCancelled },
+  suspend: { from: ['Running'], to: 'Suspended', event: WorkflowRuntimeEvents.instanceSuspended },
+  resume: { from: ['Suspended'], to: 'Running', event: WorkflowRuntimeEvents.instanceResumed },
+} as const satisfies Record<string, { from: readonly InstanceStatus[]; to: InstanceStatus; event: unknown }>;
+export type InstanceOperationName = keyof typeof INSTANCE_OPERATIONS;
 
 /** Largest variables object (compact JSON, UTF-8) a start or a complete may leave on the instance. */
 export const MAX_VARIABLES_BYTES = 65_536;
@@ -172,6 +182,49 @@ export class RuntimeService {
       }
       const saved = await this.apply(manager, { ...instance, position }, effects, variables);
       return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
+    });
+  }
+
+  /**
+   * Withdraw (the initiator only), terminate, cancel, suspend, resume: under the instance's lock, the
+   * state rule (409 `Workflow.InvalidState`), the optional version check (409
+   * `Workflow.ConcurrencyConflict`); an ending operation cancels the open tasks. Audited: a log line
+   * and the operation's event, in the transaction.
+   */
+  async operate(
+    caller: TrustedCaller,
+    instanceId: string,
+    operation: InstanceOperationName,
+    input: { reason?: string; version?: number },
+  ): Promise<InstanceResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    const rule = INSTANCE_OPERATIONS[operation];
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.repository.lockInstance(manager, tenantId, instanceId);
+      if (!instance) throw new NotFoundError('Instance');
+      if (operation === 'withdraw' && instance.initiator !== actor) throw new AuthorizationDeniedError('Only the instance’s initiator may withdraw it.');
+      if (input.version !== undefined && input.version !== instance.version)
+        throw new InstanceVersionConflictError(instance.id, input.version, instance.version);
+      if (!(rule.from as readonly InstanceStatus[]).includes(instance.status)) {
+        throw new InvalidStateError(`The instance is ${instance.status}: ${operation} applies only to ${rule.from.join(' or ')} instances.`);
+      }
+      if (rule.to !== 'Running' && rule.to !== 'Suspended') await this.repository.cancelPending(manager, instance.id);
+      const saved = await this.repository.saveInstance(manager, { ...instance, status: rule.to });
+      await this.emit(manager, tenantId, rule.event, {
+        tenantId,
+        instanceId: instance.id,
+        definitionKey: instance.definition_key,
+        businessKey: instance.business_key,
+        from: instance.status,
+        to: rule.to,
+        by: actor,
+        reason: input.reason ?? null,
+      });
+      this.logger.log(
+        `audit: instance ${instance.id} ${operation} by ${actor} in tenant ${tenantId}: ${instance.status} -> ${rule.to}${input.reason ? ` (${input.reason})` : ''}`,
+      );
+      return instanceOf(saved);
     });
   }
 

@@ -63,3 +63,17 @@ export class RejectTaskDto {
   @ApiPropertyOptional({ maxLength: 64, description: 'An allowed reject target (approval node key behind this node); absent: the instance is rejected.' })
   target?: string;
 }
+
+export const instanceOperationSchema = z
+  .strictObject({ reason: z.string().max(2000).optional(), version: z.number().int().positive().optional() })
+  .optional()
+  .transform((b) => b ?? {});
+export type InstanceOperation = z.output<typeof instanceOperationSchema>;
+
+export class InstanceOperationDto {
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Why (kept in the event and the audit log line).' })
+  reason?: string;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
+  version?: number;
+}
