@@ -35,6 +35,15 @@ const contract = {
     },
   ],
 };
+/** Two parallel branches joined before `final`, which may send the instance back to `intake`. */
+const parallelBack = {
+  name: 'Parallel with return',
+  nodes: [
+    approval('intake', ['lena']),
+    { kind: 'parallel', key: 'split', branches: [{ nodes: [approval('left', ['anna'])] }, { nodes: [approval('right', ['ben'])] }] },
+    approval('final', ['otto'], { operations: { rejectTargets: ['intake'] } }),
+  ],
+};
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 
@@ -84,7 +93,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
     await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
     await platform.seedTenantAdmin('globex', 'gus');
-    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny })) {
+    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny, 'parallel-back': parallelBack })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
     await as('alice', 'acme').post(`${DEFS}/contract/deployments`).send({ definition: contract }).expect(201);
@@ -158,6 +167,28 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       .send({ target: 'nowhere' });
     expectProblem(res, 422, 'Workflow.Runtime.RejectTargetNotAllowed');
     expect(await written()).toEqual(before);
+  });
+
+  it('joins parallel branches only when both approved, and a rejection to an allowed target reopens it (visit 2)', async () => {
+    const id = (await start('parallel-back', 'PAR-1').expect(201)).body.id;
+    await complete('lena', await taskOf(id, 'lena')).expect(200);
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['anna', 'ben']);
+    expect((await complete('anna', await taskOf(id, 'anna')).expect(200)).body.nodeClosed).toBe(true);
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['ben']);
+    await complete('ben', await taskOf(id, 'ben')).expect(200);
+    const back = await as('otto')
+      .post(`${RUNTIME}/tasks/${(await taskOf(id, 'otto')).id}/reject`)
+      .send({ target: 'intake', comment: 'missing annex' })
+      .expect(200);
+    expect(back.body).toMatchObject({ nodeClosed: true, instance: { status: 'Running' } });
+    expect(await pending(id)).toEqual([expect.objectContaining({ nodeKey: 'intake', assignee: 'lena', visit: 2 })]);
+    expectProblem(
+      await as('otto')
+        .post(`${RUNTIME}/tasks/${(await taskOf(id, 'lena')).id}/reject`)
+        .send({ target: 'start' }),
+      403,
+      'Authorization.Denied',
+    );
   });
 
   it('starts idempotently: the same business key answers the same instance with 200, also under concurrent starts', async () => {

@@ -51,9 +51,11 @@ const TASK = `t."id", t."tenant_id", t."instance_id", t."node_key", t."visit", t
 const TASK_LIST = `${TASK}, i."definition_key", i."business_key", i."status" AS "instance_status", i."initiator"`;
 
 /**
- * Every query of the runtime store. Each one names the tenant, so another tenant's ids are "not
- * found". Methods taking a manager run inside the caller's transaction, which holds the instance
- * row's lock (`lockInstance`) before it changes anything of the instance.
+ * Every query of the runtime store. Every lookup by a client-supplied id or key names the tenant, so
+ * another tenant's ids are "not found"; the queries by instance id alone (votes, cancellations) run
+ * only after that instance was found, and locked, within the caller's tenant. Methods taking a
+ * manager run inside the caller's transaction, which holds the instance row's lock (`lockInstance`)
+ * before it changes anything of the instance.
  */
 @Injectable()
 export class RuntimeRepository {

@@ -1,0 +1,30 @@
+import { AuthorizationDeniedError, TrustedCaller } from '@lp/contracts';
+import { PageQuery } from '@lp/platform/http';
+import type { DataSource } from 'typeorm';
+import type { OutboxWriter } from '@lp/platform/messaging';
+import type { RuntimeRepository } from './runtime.repository';
+import { RuntimeService } from './runtime.service';
+
+describe('RuntimeService: the actor', () => {
+  const repository = { todoPage: jest.fn(), todoCount: jest.fn(), donePage: jest.fn(), task: jest.fn(), taskWithInstance: jest.fn() };
+  const service = new RuntimeService({} as DataSource, repository as unknown as RuntimeRepository, {} as OutboxWriter, {
+    membersOfRole: () => Promise.resolve([]),
+  });
+  const subjectless: TrustedCaller = { kind: 'user', subject: '', tenantId: 'default', scopes: [], claimsDigest: 'x' };
+
+  it('refuses a caller without a subject on every route with 403 before reading anything', async () => {
+    for (const call of [
+      () => service.todo(subjectless, new PageQuery()),
+      () => service.todoCount(subjectless),
+      () => service.done(subjectless, new PageQuery()),
+      () => service.task(subjectless, '00000000-0000-4000-8000-000000000000'),
+      () => service.markRead(subjectless, '00000000-0000-4000-8000-000000000000'),
+      () => service.decide(subjectless, '00000000-0000-4000-8000-000000000000', { decision: 'approve' }),
+      () => service.start(subjectless, { definitionKey: 'k', businessKey: 'b', variables: {}, priority: 0 }),
+      () => service.operate(subjectless, '00000000-0000-4000-8000-000000000000', 'cancel', {}),
+    ]) {
+      await expect(call()).rejects.toBeInstanceOf(AuthorizationDeniedError);
+    }
+    for (const fn of Object.values(repository)) expect(fn).not.toHaveBeenCalled();
+  });
+});
