@@ -17,3 +17,4 @@ export * from './lib/simulation';
 export * from './lib/abac-rule-model';
 export * from './lib/operations';
 export * from './lib/cases';
+export * from './lib/workflow';

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
+import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
 import { InstanceVersionConflictError, InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
-import { WorkflowRuntimeEvents } from './runtime-events';
+
 import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
 import { emptyPosition, RuntimeWalk, WalkEffects } from './runtime-walk';
 import type { InstanceResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventContract } from '@lp/contracts';
+import { eventContract } from '../messaging/event-contract';
 
 const instanceStarted = z.object({
   tenantId: z.string().min(1),
@@ -49,12 +49,15 @@ const instanceStateChanged = z.object({
   reason: z.string().nullable(),
 });
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
+export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
+export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
+export type CcNotifiedPayload = z.infer<typeof ccNotified>;
 export type TaskCreatedPayload = z.infer<typeof taskCreated>;
 export type InstanceCompletedPayload = z.infer<typeof instanceCompleted>;
 
 /**
- * The runtime events workflow-engine publishes through its outbox, in the transaction of the change.
- * Declared here, next to the definition events, until `libs/contracts` gets a workflow folder.
+ * The `workflow.instance.*`, `workflow.task.*` and `workflow.cc.*` events workflow-engine's runtime
+ * publishes through its outbox, in the transaction of the change (libs/services/workflow-engine/docs/runtime.md).
  */
 export const WorkflowRuntimeEvents = {
   instanceStarted: eventContract('workflow.instance.started', instanceStarted),
