@@ -343,11 +343,29 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       }
     });
 
+    it('priority and remind: the initiator only; priority bumps the version, remind publishes one event per open task', async () => {
+      const started = (await start('race-all', 'OP-P').expect(201)).body;
+      const id = started.id;
+      expectProblem(await op('ivan', id, 'priority', { priority: 80 }), 403, 'Authorization.Denied');
+      expectProblem(await op('ina', id, 'priority', { priority: 101 }), 400, 'Validation.Failed');
+      const changed = await op('ina', id, 'priority', { priority: 80, version: started.version }).expect(200);
+      expect(changed.body).toMatchObject({ priority: 80, version: started.version + 1 });
+      expectProblem(await op('ina', id, 'priority', { priority: 10, version: started.version }), 409, 'Workflow.ConcurrencyConflict');
+      expect(await events('workflow.instance.priority-changed', id)).toBe(1);
+      expect((await op('ina', id, 'remind').expect(200)).body).toEqual({ reminded: 2 });
+      expect(await events('workflow.task.reminded', id)).toBe(2);
+      expectProblem(await op('ivan', id, 'remind'), 403, 'Authorization.Denied');
+      await op('ina', id, 'withdraw').expect(200);
+      expectProblem(await op('ina', id, 'remind'), 409, 'Workflow.InvalidState');
+      expectProblem(await op('ina', id, 'priority', { priority: 5 }), 409, 'Workflow.InvalidState');
+    });
+
     it('denies each operation without the permission (403) and writes nothing', async () => {
       const id = (await start('race-all', 'OP-D').expect(201)).body.id;
       const before = await written();
-      for (const operation of ['withdraw', 'terminate', 'cancel', 'suspend', 'resume'])
+      for (const operation of ['withdraw', 'terminate', 'cancel', 'suspend', 'resume', 'remind'])
         expectProblem(await op('nora', id, operation), 403, 'Authorization.Denied');
+      expectProblem(await op('nora', id, 'priority', { priority: 1 }), 403, 'Authorization.Denied');
       // The initiator holds update, not manage.
       expectProblem(await op('ina', id, 'terminate'), 403, 'Authorization.Denied');
       expect(await written()).toEqual(before);

@@ -48,6 +48,21 @@ const instanceStateChanged = z.object({
   by: z.string().min(1),
   reason: z.string().nullable(),
 });
+const priorityChanged = z.object({
+  tenantId: z.string().min(1),
+  instanceId: z.string().uuid(),
+  from: z.number().int(),
+  to: z.number().int(),
+  by: z.string().min(1),
+});
+const taskReminded = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  assignee: z.string().min(1),
+  by: z.string().min(1),
+});
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
@@ -70,4 +85,6 @@ export const WorkflowRuntimeEvents = {
   instanceCancelled: eventContract('workflow.instance.cancelled', instanceStateChanged),
   instanceSuspended: eventContract('workflow.instance.suspended', instanceStateChanged),
   instanceResumed: eventContract('workflow.instance.resumed', instanceStateChanged),
+  priorityChanged: eventContract('workflow.instance.priority-changed', priorityChanged),
+  taskReminded: eventContract('workflow.task.reminded', taskReminded),
 } as const;

@@ -18,6 +18,9 @@ import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { SchemaValidationPipe, TimeoutPolicy } from '@lp/platform/http';
 import {
+  ChangePriority,
+  changePrioritySchema,
+  ChangePriorityDto,
   CompleteTask,
   completeTaskSchema,
   CompleteTaskDto,
@@ -31,7 +34,7 @@ import {
   startInstanceSchema,
   StartInstanceDto,
 } from './dto/runtime.dto';
-import { InstanceResponse, ProgressResponse, TaskDecisionResponse } from './dto/runtime.responses';
+import { InstanceResponse, ProgressResponse, RemindResponse, TaskDecisionResponse } from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
@@ -208,6 +211,38 @@ export class RuntimeController {
     @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
   ): Promise<InstanceResponse> {
     return this.operate(caller, id, 'resume', body);
+  }
+
+  @Post('instances/:id/priority')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Update, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Change the priority (0–100) of a Running or Suspended instance (its initiator only).' })
+  @ApiBody({ type: ChangePriorityDto })
+  @ApiOkResponse({ type: InstanceResponse })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState or Workflow.ConcurrencyConflict.' })
+  @DENIED
+  priority(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(changePrioritySchema)) body: ChangePriority,
+  ): Promise<InstanceResponse> {
+    return this.runtime.changePriority(caller, id, body);
+  }
+
+  @Post('instances/:id/remind')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Update, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Remind the assignees of a Running instance’s open tasks (its initiator only): one workflow.task.reminded per task.' })
+  @ApiOkResponse({ type: RemindResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState.' })
+  @DENIED
+  remind(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<RemindResponse> {
+    return this.runtime.remind(caller, id);
   }
 
   private operate(caller: TrustedCaller, id: string, operation: InstanceOperationName, body: InstanceOperation): Promise<InstanceResponse> {

@@ -135,6 +135,22 @@ export class RuntimeRepository {
     return saved;
   }
 
+  async setPriority(manager: EntityManager, tenantId: string, id: string, priority: number): Promise<InstanceRow> {
+    const rows: [InstanceRow[], number] = await manager.query(
+      `UPDATE "workflow"."instance" SET "priority" = $3, "version" = "version" + 1, "updated_at" = now() WHERE "tenant_id" = $1 AND "id" = $2 RETURNING ${INSTANCE}`,
+      [tenantId, id, priority],
+    );
+    const saved = rows[0][0];
+    if (!saved) throw new Error(`instance ${id} vanished under its lock`);
+    return saved;
+  }
+
+  async pendingTasks(manager: EntityManager, instanceId: string): Promise<TaskRow[]> {
+    return manager.query(`SELECT ${TASK} FROM "workflow"."task" t WHERE t."instance_id" = $1 AND t."status" = 'Pending' ORDER BY t."created_at", t."seq"`, [
+      instanceId,
+    ]);
+  }
+
   async insertTask(
     manager: EntityManager,
     task: { tenantId: string; instanceId: string; nodeKey: string; visit: number; seq: number; assignee: string },

@@ -228,6 +228,64 @@ export class RuntimeService {
     });
   }
 
+  /** The initiator changes the priority of a Running or Suspended instance. */
+  async changePriority(caller: TrustedCaller, instanceId: string, input: { priority: number; version?: number }): Promise<InstanceResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.lockForInitiator(manager, tenantId, instanceId, actor, 'change the priority of', input.version);
+      if (instance.status !== 'Running' && instance.status !== 'Suspended') {
+        throw new InvalidStateError(`The instance is ${instance.status}: its priority can change only while it is Running or Suspended.`);
+      }
+      const saved = await this.repository.setPriority(manager, tenantId, instance.id, input.priority);
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.priorityChanged, {
+        tenantId,
+        instanceId,
+        from: instance.priority,
+        to: input.priority,
+        by: actor,
+      });
+      return instanceOf(saved);
+    });
+  }
+
+  /** The initiator reminds the assignees of a Running instance's open tasks: one `workflow.task.reminded` per task. */
+  async remind(caller: TrustedCaller, instanceId: string): Promise<{ reminded: number }> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.lockForInitiator(manager, tenantId, instanceId, actor, 'remind the assignees of');
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: reminders are sent only while it is Running.`);
+      const tasks = await this.repository.pendingTasks(manager, instance.id);
+      for (const task of tasks) {
+        await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReminded, {
+          tenantId,
+          taskId: task.id,
+          instanceId,
+          nodeKey: task.node_key,
+          assignee: task.assignee,
+          by: actor,
+        });
+      }
+      return { reminded: tasks.length };
+    });
+  }
+
+  private async lockForInitiator(
+    manager: EntityManager,
+    tenantId: string,
+    instanceId: string,
+    actor: string,
+    what: string,
+    version?: number,
+  ): Promise<InstanceRow> {
+    const instance = await this.repository.lockInstance(manager, tenantId, instanceId);
+    if (!instance) throw new NotFoundError('Instance');
+    if (instance.initiator !== actor) throw new AuthorizationDeniedError(`Only the instance’s initiator may ${what} it.`);
+    if (version !== undefined && version !== instance.version) throw new InstanceVersionConflictError(instance.id, version, instance.version);
+    return instance;
+  }
+
   async todo(caller: TrustedCaller, page: PageQuery): Promise<Page<TaskResponse>> {
     const [rows, total] = await this.repository.todoPage(caller.tenantId, actorOf(caller), pageWindow(page));
     return pageOf(rows.map(taskOf), total, page);

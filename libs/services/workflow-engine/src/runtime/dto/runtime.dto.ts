@@ -77,3 +77,14 @@ export class InstanceOperationDto {
   @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
   version?: number;
 }
+
+export const changePrioritySchema = z.strictObject({ priority: z.number().int().min(0).max(100), version: z.number().int().positive().optional() });
+export type ChangePriority = z.output<typeof changePrioritySchema>;
+
+export class ChangePriorityDto {
+  @ApiProperty({ minimum: 0, maximum: 100 })
+  priority!: number;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
+  version?: number;
+}

@@ -61,3 +61,7 @@ export class ProgressResponse {
   @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
   @ApiProperty({ type: [ProgressNode] }) nodes!: ProgressNode[];
 }
+
+export class RemindResponse {
+  @ApiProperty({ description: 'How many open tasks were reminded (one `workflow.task.reminded` each).' }) reminded!: number;
+}
