@@ -44,6 +44,8 @@ const parallelBack = {
     approval('final', ['otto'], { operations: { rejectTargets: ['intake'] } }),
   ],
 };
+/** One approval that may send the instance back to its initiator. */
+const returnable = { name: 'Returnable', nodes: [approval('review', ['otto'], { operations: { rejectTargets: 'start' } })] };
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 
@@ -93,7 +95,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
     await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
     await platform.seedTenantAdmin('globex', 'gus');
-    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny, 'parallel-back': parallelBack })) {
+    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny, 'parallel-back': parallelBack, returnable })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
     await as('alice', 'acme').post(`${DEFS}/contract/deployments`).send({ definition: contract }).expect(201);
@@ -189,6 +191,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       403,
       'Authorization.Denied',
     );
+  });
+
+  it('a rejection to `start` returns the instance to its initiator; their resubmit (with variables) opens the first node again', async () => {
+    const id = (await start('returnable', 'RET-1', { draft: 1 }).expect(201)).body.id;
+    expectProblem(await as('ina').post(`${RUNTIME}/instances/${id}/resubmit`).send({}), 409, 'Workflow.InvalidState');
+    const back = await as('otto')
+      .post(`${RUNTIME}/tasks/${(await taskOf(id, 'otto')).id}/reject`)
+      .send({ target: 'start', comment: 'sign page 3' })
+      .expect(200);
+    expect(back.body.instance.status).toBe('Running');
+    const progress = (await as('ina').get(`${RUNTIME}/instances/${id}/progress`).expect(200)).body;
+    expect(progress.returnedToInitiator).toBe(true);
+    expect(await pending(id)).toEqual([]);
+    expect(await events('workflow.instance.returned', id)).toBe(1);
+    expectProblem(await as('ivan').post(`${RUNTIME}/instances/${id}/resubmit`).send({}), 403, 'Authorization.Denied');
+    const resubmitted = await as('ina')
+      .post(`${RUNTIME}/instances/${id}/resubmit`)
+      .send({ variables: { draft: 2 } })
+      .expect(200);
+    expect(resubmitted.body).toMatchObject({ status: 'Running', variables: { draft: 2 } });
+    expect(await pending(id)).toEqual([expect.objectContaining({ nodeKey: 'review', assignee: 'otto', visit: 2 })]);
+    expect(await events('workflow.instance.resubmitted', id)).toBe(1);
+    const approved = await complete('otto', await taskOf(id, 'otto')).expect(200);
+    expect(approved.body.instance.status).toBe('Approved');
   });
 
   it('starts idempotently: the same business key answers the same instance with 200, also under concurrent starts', async () => {
@@ -363,7 +389,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     it('denies each operation without the permission (403) and writes nothing', async () => {
       const id = (await start('race-all', 'OP-D').expect(201)).body.id;
       const before = await written();
-      for (const operation of ['withdraw', 'terminate', 'cancel', 'suspend', 'resume', 'remind'])
+      for (const operation of ['withdraw', 'resubmit', 'terminate', 'cancel', 'suspend', 'resume', 'remind'])
         expectProblem(await op('nora', id, operation), 403, 'Authorization.Denied');
       expectProblem(await op('nora', id, 'priority', { priority: 1 }), 403, 'Authorization.Denied');
       // The initiator holds update, not manage.

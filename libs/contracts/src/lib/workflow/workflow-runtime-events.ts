@@ -85,6 +85,8 @@ export const WorkflowRuntimeEvents = {
   instanceCancelled: eventContract('workflow.instance.cancelled', instanceStateChanged),
   instanceSuspended: eventContract('workflow.instance.suspended', instanceStateChanged),
   instanceResumed: eventContract('workflow.instance.resumed', instanceStateChanged),
+  instanceReturned: eventContract('workflow.instance.returned', instanceStateChanged),
+  instanceResubmitted: eventContract('workflow.instance.resubmitted', instanceStateChanged),
   priorityChanged: eventContract('workflow.instance.priority-changed', priorityChanged),
   taskReminded: eventContract('workflow.task.reminded', taskReminded),
 } as const;

@@ -68,6 +68,27 @@ describe('RuntimeWalk', () => {
     expect(rejected.outcome).toBe('rejected');
   });
 
+  it('a rejection to `start` cancels every open task and waits for the resubmit, which opens the first node again (visit 2)', async () => {
+    const g = graph([
+      {
+        kind: 'parallel',
+        key: 'p',
+        branches: [{ nodes: [approval('x', ['x'], { operations: { rejectTargets: 'start' } })] }, { nodes: [approval('y', ['y'])] }],
+      },
+    ]);
+    const position = emptyPosition();
+    await new RuntimeWalk(g, position, sources()).start();
+    const back = await new RuntimeWalk(g, position, sources()).rejected('x', 'start');
+    expect(back).toMatchObject({ outcome: 'running', opened: [], cancelled: ['y'] });
+    expect(position).toMatchObject({ parked: {}, arrived: {}, returned: true });
+    const again = await new RuntimeWalk(g, position, sources()).resubmit();
+    expect(again.opened).toEqual([
+      { nodeKey: 'x', visit: 2, seq: 0, assignee: 'x' },
+      { nodeKey: 'y', visit: 2, seq: 0, assignee: 'y' },
+    ]);
+    expect(position.returned).toBeUndefined();
+  });
+
   it('auto-passes or gives an empty node to the admins, and refuses it under `error`', async () => {
     const empty = (policy: string) => ({ kind: 'approval', key: 'v', assignees: [{ kind: 'variable', variable: 'who' }], emptyAssignee: policy });
     expect((await new RuntimeWalk(graph([empty('auto-pass')]), emptyPosition(), sources()).start()).outcome).toBe('approved');

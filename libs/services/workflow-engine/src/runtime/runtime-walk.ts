@@ -25,6 +25,8 @@ export interface WalkPosition {
   visits: Record<string, number>;
   /** Node keys in the order they were reached. */
   path: string[];
+  /** A rejection sent the instance back to its initiator: nothing is open until they resubmit. */
+  returned?: boolean;
 }
 
 export const emptyPosition = (): WalkPosition => ({ parked: {}, arrived: {}, visits: {}, path: [START_KEY] });
@@ -90,18 +92,19 @@ export class RuntimeWalk {
     return this.drain();
   }
 
-  /** Whether a rejection at this approval node may send the instance back to `target` (the runtime does not return to `start` yet). */
+  /** The initiator resubmits an instance a rejection returned to them: the flow starts again from the first node. */
+  async resubmit(): Promise<WalkEffects> {
+    delete this.position.returned;
+    this.position.path.push(START_KEY);
+    this.queue.push(this.graph.first());
+    return this.drain();
+  }
+
+  /** Whether a rejection at this approval node may send the instance back to `target` (`start`: to the initiator). */
   static checkRejectTarget(graph: DefinitionGraph, nodeKey: string, target: string): void {
     const node = graph.node(nodeKey);
     if (node.kind !== 'approval' || !graph.rejectTargets(node).includes(target)) {
       throw new WalkError('Workflow.Runtime.RejectTargetNotAllowed', 422, `Approval "${nodeKey}" cannot send the instance back to "${target}".`);
-    }
-    if (target === START_KEY) {
-      throw new WalkError(
-        'Workflow.Runtime.RejectTargetNotSupported',
-        422,
-        'Returning an instance to its initiator (reject to `start`) needs resubmit, which is not built yet.',
-      );
     }
   }
 
@@ -191,6 +194,15 @@ export class RuntimeWalk {
   }
 
   private rejectTo(nodeKey: string, target: string): void {
+    if (target === START_KEY) {
+      // Back to the initiator: every open task is cancelled, nothing runs until the resubmit.
+      this.effects.cancelled.push(...Object.keys(this.position.parked));
+      this.position.parked = {};
+      this.position.arrived = {};
+      this.position.returned = true;
+      this.queue = [];
+      return;
+    }
     // The gateways left by jumping back: their other branches' open work and joins are dropped.
     const targetDepth = this.graph.entry(target).scope.length;
     const left = this.graph

@@ -28,6 +28,9 @@ import {
   instanceOperationSchema,
   InstanceOperationDto,
   RejectTask,
+  Resubmit,
+  resubmitSchema,
+  ResubmitDto,
   rejectTaskSchema,
   RejectTaskDto,
   StartInstance,
@@ -130,7 +133,7 @@ export class RuntimeController {
   @ApiBody({ type: RejectTaskDto, required: false })
   @ApiOkResponse({ type: TaskDecisionResponse })
   @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
-  @ApiUnprocessableEntityResponse({ description: 'Workflow.Runtime.RejectTargetNotAllowed / RejectTargetNotSupported; nothing is written.' })
+  @ApiUnprocessableEntityResponse({ description: 'Workflow.Runtime.RejectTargetNotAllowed; nothing is written.' })
   @CONFLICT
   @DENIED
   reject(
@@ -211,6 +214,24 @@ export class RuntimeController {
     @Body(new SchemaValidationPipe(instanceOperationSchema)) body: InstanceOperation,
   ): Promise<InstanceResponse> {
     return this.operate(caller, id, 'resume', body);
+  }
+
+  @Post('instances/:id/resubmit')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Update, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Resubmit an instance a rejection returned to its initiator (initiator only): the flow starts again from the first node.' })
+  @ApiBody({ type: ResubmitDto, required: false })
+  @ApiOkResponse({ type: InstanceResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState (not returned to the initiator) or Workflow.ConcurrencyConflict.' })
+  @DENIED
+  resubmit(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(resubmitSchema)) body: Resubmit,
+  ): Promise<InstanceResponse> {
+    return this.runtime.resubmit(caller, id, body);
   }
 
   @Post('instances/:id/priority')

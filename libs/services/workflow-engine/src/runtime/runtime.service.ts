@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
-import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, VoteValue } from '../engine';
+import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
 import { InstanceVersionConflictError, InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
@@ -181,6 +181,18 @@ export class RuntimeService {
         effects = decision === 'approved' ? await walk.approved(task.node_key) : await walk.rejected(task.node_key, vote.target);
       }
       const saved = await this.apply(manager, { ...instance, position }, effects, variables);
+      if (position.returned) {
+        await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceReturned, {
+          tenantId,
+          instanceId: instance.id,
+          definitionKey: instance.definition_key,
+          businessKey: instance.business_key,
+          from: task.node_key,
+          to: START_KEY,
+          by: actor,
+          reason: vote.comment ?? null,
+        });
+      }
       return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
     });
   }
@@ -225,6 +237,36 @@ export class RuntimeService {
         `audit: instance ${instance.id} ${operation} by ${actor} in tenant ${tenantId}: ${instance.status} -> ${rule.to}${input.reason ? ` (${input.reason})` : ''}`,
       );
       return instanceOf(saved);
+    });
+  }
+
+  /** The initiator resubmits an instance a rejection returned to them: the flow starts again from the first node (visits go on counting). */
+  async resubmit(caller: TrustedCaller, instanceId: string, input: { variables?: Record<string, unknown>; version?: number }): Promise<InstanceResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.lockForInitiator(manager, tenantId, instanceId, actor, 'resubmit', input.version);
+      if (instance.status !== 'Running' || !instance.position.returned) {
+        throw new InvalidStateError(
+          `The instance is ${instance.status}${instance.status === 'Running' ? ' and waiting for its approvers' : ''}: only an instance returned to its initiator can be resubmitted.`,
+        );
+      }
+      const variables = { ...instance.variables, ...(input.variables ?? {}) };
+      checkVariables(variables);
+      const position = instance.position;
+      const graph = graphOf(await this.versionDefinition(manager, instance.definition_version_id));
+      const effects = await new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, variables)).resubmit();
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceResubmitted, {
+        tenantId,
+        instanceId: instance.id,
+        definitionKey: instance.definition_key,
+        businessKey: instance.business_key,
+        from: START_KEY,
+        to: firstKey(graph),
+        by: actor,
+        reason: null,
+      });
+      return instanceOf(await this.apply(manager, { ...instance, position }, effects, variables));
     });
   }
 
@@ -333,7 +375,7 @@ export class RuntimeService {
       state: instance.position.parked?.[node.key] ? ('waiting' as const) : reached.has(node.key) ? ('passed' as const) : ('not-reached' as const),
       tasks: tasks.filter((t) => t.node_key === node.key).map(taskOf),
     }));
-    return { instance: instanceOf(instance), nodes };
+    return { instance: instanceOf(instance), returnedToInitiator: instance.position.returned === true, nodes };
   }
 
   // ---- the walk's effects ------------------------------------------------------------------
@@ -395,6 +437,12 @@ export class RuntimeService {
 /** A stored version is compiled already; parsing again only restores the typed shape (and refuses a damaged row loudly). */
 function graphOf(definition: Record<string, unknown>): DefinitionGraph {
   return DefinitionGraph.of(definitionSchema.parse(definition));
+}
+
+/** The key of the node a (re)start goes to first. */
+function firstKey(graph: DefinitionGraph): string {
+  const first = graph.first();
+  return first.kind === 'node' ? first.key : 'complete';
 }
 
 function checkVariables(variables: Record<string, unknown>): void {

@@ -88,3 +88,21 @@ export class ChangePriorityDto {
   @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
   version?: number;
 }
+
+export const resubmitSchema = z
+  .strictObject({ variables: variables.optional(), version: z.number().int().positive().optional() })
+  .optional()
+  .transform((b) => b ?? {});
+export type Resubmit = z.output<typeof resubmitSchema>;
+
+export class ResubmitDto {
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Merged (shallow) into the instance variables before the flow starts again.',
+  })
+  variables?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
+  version?: number;
+}

@@ -59,6 +59,7 @@ export class ProgressNode {
 
 export class ProgressResponse {
   @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
+  @ApiProperty({ description: 'A rejection sent the instance back to its initiator: nothing is open until they resubmit.' }) returnedToInitiator!: boolean;
   @ApiProperty({ type: [ProgressNode] }) nodes!: ProgressNode[];
 }
 
