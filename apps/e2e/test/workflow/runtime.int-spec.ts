@@ -46,6 +46,7 @@ const parallelBack = {
 };
 /** One approval that may send the instance back to its initiator. */
 const returnable = { name: 'Returnable', nodes: [approval('review', ['otto'], { operations: { rejectTargets: 'start' } })] };
+const transferable = { name: 'Transferable', nodes: [approval('pair', ['anna', 'ben'], { mode: 'all', operations: { transfer: true } })] };
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 
@@ -95,7 +96,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
     await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
     await platform.seedTenantAdmin('globex', 'gus');
-    for (const [key, definition] of Object.entries({ contract, 'race-all': raceAll, 'race-any': raceAny, 'parallel-back': parallelBack, returnable })) {
+    for (const [key, definition] of Object.entries({
+      contract,
+      'race-all': raceAll,
+      'race-any': raceAny,
+      'parallel-back': parallelBack,
+      returnable,
+      transferable,
+    })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
     await as('alice', 'acme').post(`${DEFS}/contract/deployments`).send({ definition: contract }).expect(201);
@@ -217,6 +225,27 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     expect(approved.body.instance.status).toBe('Approved');
   });
 
+  it('transfer: the assignee hands the task on where the node allows it; the new assignee’s vote counts on the same seat', async () => {
+    const id = (await start('transferable', 'TR-1').expect(201)).body.id;
+    const anna = await taskOf(id, 'anna');
+    const transfer = (sub: string, task: Task, to: string) => as(sub).post(`${RUNTIME}/tasks/${task.id}/transfer`).send({ to });
+    expectProblem(await transfer('ben', anna, 'carl'), 403, 'Authorization.Denied');
+    expectProblem(await transfer('anna', anna, 'ben'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await transfer('anna', anna, 'anna'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    const moved = await transfer('anna', anna, 'carl').expect(200);
+    expect(moved.body).toMatchObject({ assignee: 'carl', status: 'Pending', nodeKey: 'pair' });
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['ben', 'carl']);
+    expectProblem(await complete('anna', anna), 409, 'Workflow.Task.NotPending');
+    await complete('carl', await taskOf(id, 'carl')).expect(200);
+    expect((await complete('ben', await taskOf(id, 'ben')).expect(200)).body.instance.status).toBe('Approved');
+    expect(await events('workflow.task.transferred', id)).toBe(1);
+    // A node without `operations.transfer` refuses it, nothing written.
+    const other = (await start('race-all', 'TR-2').expect(201)).body.id;
+    const before = await written();
+    expectProblem(await transfer('anna', await taskOf(other, 'anna'), 'carl'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expect(await written()).toEqual(before);
+  });
+
   it('starts idempotently: the same business key answers the same instance with 200, also under concurrent starts', async () => {
     const first = await start('race-any', 'CASE-42', { a: 1 }).expect(201);
     const again = await start('race-any', 'CASE-42', { a: 2 }).expect(200);
@@ -290,6 +319,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       await nora.get(`${RUNTIME}/instances/${id}/progress`),
       await nora.post(`${RUNTIME}/tasks/${task.id}/complete`).send({}),
       await nora.post(`${RUNTIME}/tasks/${task.id}/reject`).send({}),
+      await nora.post(`${RUNTIME}/tasks/${task.id}/transfer`).send({ to: 'carl' }),
       await nora.get(`${TASKS}/todo`),
       await nora.get(`${TASKS}/todo/count`),
       await nora.get(`${TASKS}/done`),

@@ -63,6 +63,15 @@ const taskReminded = z.object({
   assignee: z.string().min(1),
   by: z.string().min(1),
 });
+const taskTransferred = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  newTaskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+});
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
@@ -88,5 +97,6 @@ export const WorkflowRuntimeEvents = {
   instanceReturned: eventContract('workflow.instance.returned', instanceStateChanged),
   instanceResubmitted: eventContract('workflow.instance.resubmitted', instanceStateChanged),
   priorityChanged: eventContract('workflow.instance.priority-changed', priorityChanged),
+  taskTransferred: eventContract('workflow.task.transferred', taskTransferred),
   taskReminded: eventContract('workflow.task.reminded', taskReminded),
 } as const;

@@ -10,8 +10,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   holds the walk (parked approval nodes, parallel joins, visits, resolved assignees).
  *   (tenant, definition key, business key) is unique: a second start with the same business key
  *   answers the first instance.
- * - `task`: one row per assignee of an approval node's visit; its status is the vote (Approved /
- *   Rejected), appended in `decided_at` order. Pending tasks are the todo list.
+ * - `task`: one row per assignee (seat `seq`) of an approval node's visit; its status is the vote
+ *   (Approved / Rejected), appended in `decided_at` order. Pending tasks are the todo list; at most
+ *   one per seat is Pending (a transfer closes one and opens the next on the same seat).
  */
 export class CreateRuntimeTables1764400000000 implements MigrationInterface {
   name = 'CreateRuntimeTables1764400000000';
@@ -54,9 +55,10 @@ export class CreateRuntimeTables1764400000000 implements MigrationInterface {
         "decided_at" timestamptz,
         "decided_by" varchar(255),
         "created_at" timestamptz NOT NULL DEFAULT clock_timestamp(),
-        CONSTRAINT "uq_task_node_visit_seq" UNIQUE ("instance_id", "node_key", "visit", "seq"),
         CONSTRAINT "ck_task_status" CHECK ("status" IN ('Pending', 'Approved', 'Rejected', 'Transferred', 'Delegated', 'Cancelled'))
       )`);
+    // One open task per seat (assignee place) of a node visit; a transfer closes the seat's task and opens the next one on the same seat.
+    await q.query(`CREATE UNIQUE INDEX "uq_task_open_seat" ON "workflow"."task" ("instance_id", "node_key", "visit", "seq") WHERE "status" = 'Pending'`);
     await q.query(`CREATE INDEX "ix_task_todo" ON "workflow"."task" ("tenant_id", "assignee", "created_at" DESC) WHERE "status" = 'Pending'`);
     await q.query(`CREATE INDEX "ix_task_done" ON "workflow"."task" ("tenant_id", "decided_by", "decided_at" DESC)`);
     await q.query(`CREATE INDEX "ix_task_instance" ON "workflow"."task" ("instance_id", "node_key", "visit")`);

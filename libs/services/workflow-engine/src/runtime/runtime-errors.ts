@@ -37,3 +37,10 @@ export class InstanceVersionConflictError extends DomainError {
     super('Workflow.ConcurrencyConflict', 409, `Instance ${id} is at version ${current}, not ${expected}: it changed meanwhile. Reload it and retry.`);
   }
 }
+
+/** The node's definition does not allow the operation (`operations.transfer`), or its input makes no sense (transfer to oneself). */
+export class TaskOperationNotAllowedError extends DomainError {
+  constructor(message: string) {
+    super('Workflow.Runtime.OperationNotAllowed', 422, message);
+  }
+}

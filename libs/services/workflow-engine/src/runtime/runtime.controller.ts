@@ -36,8 +36,11 @@ import {
   StartInstance,
   startInstanceSchema,
   StartInstanceDto,
+  TransferTask,
+  transferTaskSchema,
+  TransferTaskDto,
 } from './dto/runtime.dto';
-import { InstanceResponse, ProgressResponse, RemindResponse, TaskDecisionResponse } from './dto/runtime.responses';
+import { InstanceResponse, ProgressResponse, RemindResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
@@ -142,6 +145,28 @@ export class RuntimeController {
     @Body(new SchemaValidationPipe(rejectTaskSchema)) body: RejectTask,
   ): Promise<TaskDecisionResponse> {
     return this.runtime.decide(caller, taskId, { decision: 'reject', ...body });
+  }
+
+  @Post('tasks/:taskId/transfer')
+  @HttpCode(200)
+  @Authorize({ ...TASK, action: AuthorizationAction.Approve, facts: TaskFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Hand the task to another user (assignee only, when the node allows transfer): the task ends Transferred, a new one opens.' })
+  @ApiBody({ type: TransferTaskDto })
+  @ApiOkResponse({ type: TaskResponse, description: 'The new task, Pending for `to`.' })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({
+    description: 'Workflow.Runtime.OperationNotAllowed: the node does not allow transfer, or `to` has a seat already; nothing is written.',
+  })
+  @CONFLICT
+  @DENIED
+  transfer(
+    @Caller() caller: TrustedCaller,
+    @Param('taskId') taskId: string,
+    @Body(new SchemaValidationPipe(transferTaskSchema)) body: TransferTask,
+  ): Promise<TaskResponse> {
+    return this.runtime.transfer(caller, taskId, body);
   }
 
   // ---- instance operations -------------------------------------------------------------------

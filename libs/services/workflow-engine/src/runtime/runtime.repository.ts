@@ -200,6 +200,16 @@ export class RuntimeRepository {
     return rows[0][0];
   }
 
+  /** Closes a Pending task as Transferred (guarded like a vote); undefined when it was not Pending. */
+  async transferTask(manager: EntityManager, tenantId: string, id: string, by: string, comment: string | null): Promise<TaskRow | undefined> {
+    const rows: [TaskRow[], number] = await manager.query(
+      `UPDATE "workflow"."task" t SET "status" = 'Transferred', "decided_by" = $3, "decided_at" = clock_timestamp(), "comment" = $4
+        WHERE t."tenant_id" = $1 AND t."id" = $2 AND t."status" = 'Pending' RETURNING ${TASK}`,
+      [tenantId, id, by, comment],
+    );
+    return rows[0][0];
+  }
+
   /** The votes cast at one visit of a node, in the order they were cast. */
   async votes(manager: EntityManager, instanceId: string, nodeKey: string, visit: number): Promise<TaskRow[]> {
     return manager.query(

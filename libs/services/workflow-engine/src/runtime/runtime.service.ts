@@ -6,7 +6,14 @@ import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
-import { InstanceVersionConflictError, InvalidStateError, NoActiveDefinitionError, TaskNotPendingError, VariablesTooLargeError } from './runtime-errors';
+import {
+  InstanceVersionConflictError,
+  InvalidStateError,
+  NoActiveDefinitionError,
+  TaskOperationNotAllowedError,
+  TaskNotPendingError,
+  VariablesTooLargeError,
+} from './runtime-errors';
 
 import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
 import { emptyPosition, RuntimeWalk, WalkEffects } from './runtime-walk';
@@ -194,6 +201,63 @@ export class RuntimeService {
         });
       }
       return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
+    });
+  }
+
+  /**
+   * The assignee hands the task to another user when the node allows it (`operations.transfer`): the
+   * task ends Transferred and a new Pending task on the same seat opens for `to`. Under the instance
+   * lock, like a vote, so a transfer and a vote on one node never both count.
+   */
+  async transfer(caller: TrustedCaller, taskId: string, input: { to: string; comment?: string }): Promise<TaskResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    const peek = await this.repository.task(tenantId, taskId);
+    if (!peek) throw new NotFoundError('Task');
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
+      const task = instance ? await this.repository.task(tenantId, taskId, manager, true) : undefined;
+      if (!instance || !task) throw new NotFoundError('Task');
+      if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may transfer it.');
+      if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be transferred.`);
+      const node = graphOf(await this.versionDefinition(manager, instance.definition_version_id)).node(task.node_key);
+      if (node.kind !== 'approval' || node.operations?.transfer !== true)
+        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow transfer.`);
+      if (input.to === actor) throw new TaskOperationNotAllowedError('A task cannot be transferred to its own assignee.');
+      const parked = instance.position.parked[task.node_key];
+      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+      if (parked.assignees.includes(input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
+      const closed = await this.repository.transferTask(manager, tenantId, task.id, actor, input.comment ?? null);
+      if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
+      const opened = await this.repository.insertTask(manager, {
+        tenantId,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        visit: task.visit,
+        seq: task.seq,
+        assignee: input.to,
+      });
+      parked.assignees[task.seq] = input.to;
+      await this.repository.saveInstance(manager, instance);
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, {
+        tenantId,
+        taskId: task.id,
+        newTaskId: opened.id,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        from: actor,
+        to: input.to,
+      });
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCreated, {
+        tenantId,
+        taskId: opened.id,
+        instanceId: instance.id,
+        nodeKey: opened.node_key,
+        visit: opened.visit,
+        assignee: opened.assignee,
+      });
+      return taskOf(opened);
     });
   }
 

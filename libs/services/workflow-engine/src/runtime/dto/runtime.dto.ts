@@ -106,3 +106,14 @@ export class ResubmitDto {
   @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
   version?: number;
 }
+
+export const transferTaskSchema = z.strictObject({ to: z.string().trim().min(1).max(255), comment: z.string().max(2000).optional() });
+export type TransferTask = z.output<typeof transferTaskSchema>;
+
+export class TransferTaskDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, description: 'The user subject who gets the task.' })
+  to!: string;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  comment?: string;
+}
