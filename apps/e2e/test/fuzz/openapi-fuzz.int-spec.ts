@@ -53,6 +53,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     // /mcp POST and GET (HEAD is not fuzzed), the two RFC 9728 metadata documents, the runtime's three probes.
     expect(byService.get('mcp-gateway')).toBe(7);
     expect(byService.get('case-management')).toBeGreaterThanOrEqual(3);
+    // The 19 definition routes of spec §4 (the runtime, tasks and the rest come later).
+    expect(byService.get('workflow-engine')).toBeGreaterThanOrEqual(15);
   });
 
   it('answers every hostile request with a 4xx problem+json or a success, never a 5xx', async () => {

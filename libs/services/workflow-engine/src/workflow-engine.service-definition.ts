@@ -2,6 +2,8 @@ import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
+import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
+import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
 export const WORKFLOW_SCHEMA = 'workflow';
@@ -16,8 +18,8 @@ export const workflowEngineService = defineService({
   routePrefixes: ['/api/workflow'],
   database: {
     schema: WORKFLOW_SCHEMA,
-    entities: [OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(WORKFLOW_SCHEMA), createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA)],
+    entities: [...WORKFLOW_ENTITIES, OutboxMessage, ProcessedEvent],
+    migrations: [createMessagingTablesMigration(WORKFLOW_SCHEMA), createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA), CreateDefinitionTables1764300000000],
   },
   modules: [WorkflowEngineModule],
   openApi: {
