@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { describeWithServers } from '@lp/platform/testing';
+import { describeWithServers, eventually } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { expectProblem, signedRequests } from '../support/policy-platform';
 
@@ -288,9 +288,22 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: definit
       expect(await written()).toEqual(before);
     });
 
-    it('answers a simulation that reaches a role assignee with 503 RoleMembersUnavailable until role members can be asked for', async () => {
-      const byRole = { name: 'By role', nodes: [{ kind: 'approval', key: 'board', assignees: [{ kind: 'role', role: 'board' }] }] };
-      expectProblem(await as('vic').post(`${DEFS}/simulate`).send({ definition: byRole }), 503, 'Workflow.Simulation.RoleMembersUnavailable');
+    it("resolves a role assignee to the role's members in the caller's tenant, through policy-management", async () => {
+      const byRole = (role: string) => ({
+        name: 'By role',
+        nodes: [{ kind: 'approval', key: 'board', assignees: [{ kind: 'role', role }], emptyAssignee: 'auto-pass' }],
+      });
+      const designers = await as('vic')
+        .post(`${DEFS}/simulate`)
+        .send({ definition: byRole('workflow-designer') })
+        .expect(200);
+      expect(designers.body).toMatchObject({ outcome: 'waiting', tasks: [{ nodeKey: 'board', assignees: ['wanda'] }] });
+      // A role the tenant does not have has no members: the node's empty-assignee policy applies.
+      const nobody = await as('vic')
+        .post(`${DEFS}/simulate`)
+        .send({ definition: byRole('no-such-role') })
+        .expect(200);
+      expect(nobody.body).toMatchObject({ outcome: 'approved', autoPassed: ['board'], tasks: [] });
     });
   });
 
@@ -436,5 +449,34 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: definit
       expectProblem(await as('wanda').post(DEFS).send({ key: 'Legacy Flow', definition: valid() }), 400, 'Validation.Failed');
       expect(await written()).toEqual(before);
     });
+  });
+
+  it('workflow.runtime off for the tenant: every write is 403 Feature.Disabled and writes nothing; reads, validation and simulation still answer', async () => {
+    const FEATURE = '/api/authorization/features/workflow.runtime';
+    const draft = `${DEFS}/gated/draft`;
+    await platform.as().put(FEATURE).send({ enabled: false, scope: 'tenant' }).expect(200);
+    try {
+      // The gate drops its cached answer when the feature event reaches the engine: polled, with a bound.
+      const refused = await eventually(
+        () => as('wanda').put(draft).send({ definition: valid() }),
+        (res) => res.status === 403,
+      );
+      expectProblem(refused, 403, 'Feature.Disabled');
+      const before = await written();
+      expectProblem(await as('wanda').post(`${DEFS}/gated/deployments`).send({ definition: valid() }), 403, 'Feature.Disabled');
+      expect(await written()).toEqual(before);
+      await as('vic').post(`${DEFS}/validate`).send(valid()).expect(200);
+      await as('vic').post(`${DEFS}/simulate`).send({ definition: valid() }).expect(200);
+      await as('vic').get(`${DEFS}/schema`).expect(200);
+      // Another tenant is not affected.
+      await as('alice', 'acme').put(`${DEFS}/gated/draft`).send({ definition: valid() }).expect(201);
+    } finally {
+      await platform.as().put(FEATURE).send({ enabled: true, scope: 'tenant' }).expect(200);
+    }
+    const allowed = await eventually(
+      () => as('wanda').put(draft).send({ definition: valid() }),
+      (res) => res.status !== 403,
+    );
+    expect(allowed.status).toBe(201);
   });
 });

@@ -50,6 +50,7 @@ import {
 } from './dto/deploy-definition.dto';
 import { definitionJsonSchema, PublishDraft, publishDraftSchema, PublishDraftDto, SaveDraft, saveDraftSchema, SaveDraftDto } from './dto/save-draft.dto';
 import { SimulateDefinition, simulateDefinitionSchema, SimulateDefinitionDto, SimulateDraftDto, simulateDraftSchema } from './dto/simulate-definition.dto';
+import { WritesNothing } from '../runtime-feature/workflow-runtime.guard';
 
 /** `workflow.definition.{view,update,manage}` (docs/definitions.md, Routes and permissions). */
 const DEFINITION = { module: 'workflow', resource: 'definition' } as const;
@@ -101,6 +102,7 @@ export class DefinitionsController {
   }
 
   @Post('validate')
+  @WritesNothing('validation and simulation write nothing: the workflow.runtime gate is for writes')
   @HttpCode(200)
   @Authorize(VIEW)
   @TimeoutPolicy('StandardCommand')
@@ -114,6 +116,7 @@ export class DefinitionsController {
   }
 
   @Post('simulate')
+  @WritesNothing('validation and simulation write nothing: the workflow.runtime gate is for writes')
   @HttpCode(200)
   @Authorize(VIEW)
   @TimeoutPolicy('StandardCommand')
@@ -307,6 +310,7 @@ export class DefinitionsController {
   }
 
   @Post(':key/draft/validate')
+  @WritesNothing('validation and simulation write nothing: the workflow.runtime gate is for writes')
   @HttpCode(200)
   @Authorize(VIEW)
   @TimeoutPolicy('StandardCommand')
@@ -320,6 +324,7 @@ export class DefinitionsController {
   }
 
   @Post(':key/draft/simulate')
+  @WritesNothing('validation and simulation write nothing: the workflow.runtime gate is for writes')
   @HttpCode(200)
   @Authorize(VIEW)
   @TimeoutPolicy('StandardCommand')
