@@ -47,6 +47,8 @@ const parallelBack = {
 /** One approval that may send the instance back to its initiator. */
 const returnable = { name: 'Returnable', nodes: [approval('review', ['otto'], { operations: { rejectTargets: 'start' } })] };
 const transferable = { name: 'Transferable', nodes: [approval('pair', ['anna', 'ben'], { mode: 'all', operations: { transfer: true } })] };
+/** Every member of the tenant role `workflow-approver` (resolved through policy-management when the node is reached); the first vote decides. */
+const byRole = { name: 'By role', nodes: [{ kind: 'approval', key: 'any-approver', mode: 'any', assignees: [{ kind: 'role', role: 'workflow-approver' }] }] };
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 
@@ -103,6 +105,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       'parallel-back': parallelBack,
       returnable,
       transferable,
+      'by-role': byRole,
     })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
@@ -244,6 +247,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     const before = await written();
     expectProblem(await transfer('anna', await taskOf(other, 'anna'), 'carl'), 422, 'Workflow.Runtime.OperationNotAllowed');
     expect(await written()).toEqual(before);
+  });
+
+  it('opens one task per member of a role assignee (policy-management’s role members), and the first vote decides', async () => {
+    const id = (await start('by-role', 'ROLE-1').expect(201)).body.id;
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['anna', 'ben', 'carl', 'dora', 'finn', 'lena', 'otto']);
+    expect((await complete('finn', await taskOf(id, 'finn')).expect(200)).body.instance.status).toBe('Approved');
+    expect(await pending(id)).toEqual([]);
   });
 
   it('starts idempotently: the same business key answers the same instance with 200, also under concurrent starts', async () => {
