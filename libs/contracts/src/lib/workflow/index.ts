@@ -1,1 +1,2 @@
 export * from './workflow-runtime-events';
+export * from './workflow-definition-events';

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { event, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
+import { event, NotFoundError, Page, TrustedCaller, WorkflowDefinitionEvents } from '@lp/contracts';
 import { InjectConfig } from '@lp/platform/config';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
@@ -16,7 +16,6 @@ import {
   NothingToRollBackError,
   RevisionConflictError,
 } from './definition-errors';
-import { WorkflowDefinitionEvents } from './definition-events';
 import { DefinitionLimits, definitionChecksum, definitionLimitProblem } from './definition-rules';
 import { BindingRow, DefinitionsRepository, DeploymentRow, DraftRow, VersionRow } from './definitions.repository';
 import type {

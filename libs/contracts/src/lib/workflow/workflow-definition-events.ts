@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventContract, eventFamily } from '@lp/contracts';
+import { eventContract, eventFamily } from '../messaging/event-contract';
 
 const definitionPublished = z.object({
   tenantId: z.string().min(1),
@@ -16,9 +16,8 @@ const definitionPublished = z.object({
 export type DefinitionPublishedPayload = z.infer<typeof definitionPublished>;
 
 /**
- * The `workflow.definition.*` events workflow-engine publishes through its outbox. Declared here
- * until `libs/contracts` gets a workflow folder (webhook-dispatcher consumes `workflow.*`; the
- * descriptor moves there unchanged).
+ * The `workflow.definition.*` events workflow-engine publishes through its outbox (the
+ * webhook-dispatcher will consume `workflow.*`).
  */
 export const WorkflowDefinitionEvents = {
   published: eventContract('workflow.definition.published', definitionPublished),
