@@ -101,6 +101,21 @@ describe('FeatureGate', () => {
     expect(authz.asked.filter((t) => t === 'acme')).toHaveLength(2);
   });
 
+  it('fails closed with 503 while it cannot subscribe to feature changes, and subscribes on a later call', async () => {
+    const authz = fakeDecisionService({ acme: true });
+    const events = fakeBus();
+    let brokerDown = true;
+    const flaky = {
+      subscribeTo: (...args: Parameters<EventBus['subscribeTo']>) => (brokerDown ? Promise.reject(new Error('broker down')) : events.bus.subscribeTo(...args)),
+    } as unknown as EventBus;
+    const gate = new FeatureGate(authz.rpc, flaky, options);
+    await expect(gate.isEnabled(caller('acme'), 'workflow.runtime')).rejects.toMatchObject({ code: 'Authorization.Unavailable', status: 503 });
+    expect(authz.asked).toEqual([]);
+    brokerDown = false;
+    expect(await gate.isEnabled(caller('acme'), 'workflow.runtime')).toBe(true);
+    expect(events.subscribed()).toBe(true);
+  });
+
   it('fails closed with 503 when authz-decision does not answer, and passes a refusal through', async () => {
     const authz = fakeDecisionService({});
     const gate = new FeatureGate(authz.rpc, fakeBus().bus, options);

@@ -47,7 +47,13 @@ export class FeatureGate {
 
   /** Whether `featureCode` is on for the caller's tenant. */
   async isEnabled(caller: TrustedCaller, featureCode: string): Promise<boolean> {
-    await (this.subscribed ??= this.subscribe());
+    try {
+      await (this.subscribed ??= this.subscribe());
+    } catch (error) {
+      // Without the invalidation path nothing may be cached, and nothing is known: fail closed as an outage.
+      this.logger.warn(`feature changes cannot be followed: ${error instanceof Error ? error.message : String(error)}`);
+      throw new AuthorizationUnavailableError();
+    }
     const key = FeatureGate.key(caller.tenantId, featureCode);
     const cached = this.answers.get(key);
     if (cached !== undefined) return cached;
