@@ -47,6 +47,14 @@ const parallelBack = {
 /** One approval that may send the instance back to its initiator. */
 const returnable = { name: 'Returnable', nodes: [approval('review', ['otto'], { operations: { rejectTargets: 'start' } })] };
 const transferable = { name: 'Transferable', nodes: [approval('pair', ['anna', 'ben'], { mode: 'all', operations: { transfer: true } })] };
+const delegable = { name: 'Delegable', nodes: [approval('pair', ['anna', 'ben'], { mode: 'all', operations: { delegate: true } })] };
+const signable = {
+  name: 'Signable',
+  nodes: [
+    approval('chain', ['anna', 'ben'], { operations: { addSigner: true } }),
+    approval('board', ['carl', 'dora'], { mode: 'all', operations: { addSigner: true } }),
+  ],
+};
 /** Every member of the tenant role `workflow-approver` (resolved through policy-management when the node is reached); the first vote decides. */
 const byRole = { name: 'By role', nodes: [{ kind: 'approval', key: 'any-approver', mode: 'any', assignees: [{ kind: 'role', role: 'workflow-approver' }] }] };
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
@@ -105,6 +113,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       'parallel-back': parallelBack,
       returnable,
       transferable,
+      delegable,
+      signable,
       'by-role': byRole,
     })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
@@ -249,6 +259,133 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     expect(await written()).toEqual(before);
   });
 
+  it('delegate: the delegate acts, the task comes back Pending to its owner (no vote), and the owner decides', async () => {
+    const id = (await start('delegable', 'DEL-1').expect(201)).body.id;
+    const anna = await taskOf(id, 'anna');
+    const delegate = (sub: string, task: Task, to: string) => as(sub).post(`${RUNTIME}/tasks/${task.id}/delegate`).send({ to, comment: 'please check' });
+    expectProblem(await delegate('ben', anna, 'carl'), 403, 'Authorization.Denied');
+    expectProblem(await delegate('anna', anna, 'ben'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await delegate('anna', anna, 'anna'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    const moved = await delegate('anna', anna, 'carl').expect(200);
+    expect(moved.body).toMatchObject({ assignee: 'carl', owner: 'anna', status: 'Pending', nodeKey: 'pair' });
+    expect((await as('anna').get(`${TASKS}/${anna.id}`).expect(200)).body).toMatchObject({ status: 'Delegated', decidedBy: 'anna' });
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['ben', 'carl']);
+    expectProblem(await complete('anna', anna), 409, 'Workflow.Task.NotPending');
+    // The delegate can neither hand it on nor send the instance anywhere: it goes back to anna.
+    const carl = await taskOf(id, 'carl');
+    expectProblem(await delegate('carl', carl, 'dora'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await delegate('anna', carl, 'dora'), 403, 'Authorization.Denied');
+    expect(await events('workflow.task.delegated', id)).toBe(1);
+
+    // ben approves; carl's approval would have closed an `all` node if it counted as anna's vote.
+    await complete('ben', await taskOf(id, 'ben')).expect(200);
+    const back = await complete('carl', carl, { comment: 'looks fine' }).expect(200);
+    expect(back.body).toMatchObject({
+      task: { status: 'Approved', assignee: 'carl', owner: 'anna', comment: 'looks fine' },
+      nodeClosed: false,
+      instance: { status: 'Running' },
+      returnedTask: { assignee: 'anna', owner: null, status: 'Pending', nodeKey: 'pair' },
+    });
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['anna']);
+    expect(await events('workflow.task.returned', id)).toBe(1);
+    // The owner decides: her approval closes the node.
+    const done = await complete('anna', await taskOf(id, 'anna')).expect(200);
+    expect(done.body).toMatchObject({ nodeClosed: true, instance: { status: 'Approved' } });
+
+    // A delegate's rejection is advice too: back to the owner, who may still approve.
+    const id2 = (await start('delegable', 'DEL-2').expect(201)).body.id;
+    await delegate('anna', await taskOf(id2, 'anna'), 'dora').expect(200);
+    expect(
+      (
+        await as('dora')
+          .post(`${RUNTIME}/tasks/${(await taskOf(id2, 'dora')).id}/reject`)
+          .send({ comment: 'risky' })
+          .expect(200)
+      ).body,
+    ).toMatchObject({
+      nodeClosed: false,
+      instance: { status: 'Running' },
+      returnedTask: { assignee: 'anna' },
+    });
+    await complete('anna', await taskOf(id2, 'anna')).expect(200);
+    expect((await complete('ben', await taskOf(id2, 'ben')).expect(200)).body.instance.status).toBe('Approved');
+
+    // A node without `operations.delegate` refuses it, nothing written.
+    const other = (await start('race-all', 'DEL-3').expect(201)).body.id;
+    const before = await written();
+    expectProblem(await delegate('anna', await taskOf(other, 'anna'), 'carl'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expect(await written()).toEqual(before);
+  });
+
+  it('add-participant before (sequential): the new signer approves first, then the caller’s seat opens again', async () => {
+    const id = (await start('signable', 'ADD-B').expect(201)).body.id;
+    const anna = await taskOf(id, 'anna');
+    const add = (sub: string, task: Task, subjects: string[], position: string) =>
+      as(sub).post(`${RUNTIME}/tasks/${task.id}/add-participant`).send({ subjects, position });
+    expectProblem(await add('ben', anna, ['finn'], 'before'), 403, 'Authorization.Denied');
+    expectProblem(await add('anna', anna, ['ben'], 'before'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await add('anna', anna, ['anna'], 'before'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await add('anna', anna, ['finn'], 'parallel'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await add('anna', anna, [], 'before'), 400, 'Validation.Failed');
+    const added = await add('anna', anna, ['finn'], 'before').expect(200);
+    expect(added.body).toMatchObject({ task: { status: 'Delegated' }, opened: [{ assignee: 'finn', status: 'Pending' }] });
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['finn']);
+    expect((await complete('finn', await taskOf(id, 'finn')).expect(200)).body.nodeClosed).toBe(false);
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['anna']);
+    await complete('anna', await taskOf(id, 'anna')).expect(200);
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['ben']);
+    expect((await complete('ben', await taskOf(id, 'ben')).expect(200)).body.nodeClosed).toBe(true);
+    expect(await events('workflow.task.participants-added', id)).toBe(1);
+  });
+
+  it('add-participant after (sequential): the caller’s task is approved and the new signers follow before the node closes', async () => {
+    const id = (await start('signable', 'ADD-A').expect(201)).body.id;
+    const anna = await taskOf(id, 'anna');
+    const added = await as('anna')
+      .post(`${RUNTIME}/tasks/${anna.id}/add-participant`)
+      .send({ subjects: ['finn', 'lena'], position: 'after', comment: 'finance and legal too' })
+      .expect(200);
+    expect(added.body).toMatchObject({ task: { status: 'Approved', decidedBy: 'anna' }, opened: [{ assignee: 'finn' }] });
+    for (const sub of ['finn', 'lena']) {
+      expect((await pending(id)).map((t) => t.assignee)).toEqual([sub]);
+      expect((await complete(sub, await taskOf(id, sub)).expect(200)).body.nodeClosed).toBe(false);
+    }
+    expect((await pending(id)).map((t) => t.assignee)).toEqual(['ben']);
+    expect((await complete('ben', await taskOf(id, 'ben')).expect(200)).body.nodeClosed).toBe(true);
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['carl', 'dora']);
+  });
+
+  it('add-participant parallel (all): the new signers’ votes count by the node’s mode; refusals and denials write nothing', async () => {
+    const id = (await start('signable', 'ADD-P').expect(201)).body.id;
+    await complete('anna', await taskOf(id, 'anna')).expect(200);
+    await complete('ben', await taskOf(id, 'ben')).expect(200);
+    const carl = await taskOf(id, 'carl');
+    const before = await written();
+    const add = (sub: string, subjects: string[], position: string) => as(sub).post(`${RUNTIME}/tasks/${carl.id}/add-participant`).send({ subjects, position });
+    expectProblem(await add('carl', ['finn'], 'before'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await add('carl', ['dora'], 'parallel'), 422, 'Workflow.Runtime.OperationNotAllowed');
+    expectProblem(await add('dora', ['finn'], 'parallel'), 403, 'Authorization.Denied');
+    expectProblem(await add('nora', ['finn'], 'parallel'), 403, 'Authorization.Denied');
+    expect(await written()).toEqual(before);
+    const added = await add('carl', ['finn'], 'parallel').expect(200);
+    expect(added.body).toMatchObject({ task: { status: 'Pending', assignee: 'carl' }, opened: [{ assignee: 'finn', status: 'Pending' }] });
+    expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['carl', 'dora', 'finn']);
+    expect((await complete('carl', carl).expect(200)).body.nodeClosed).toBe(false);
+    expect((await complete('dora', await taskOf(id, 'dora')).expect(200)).body.nodeClosed).toBe(false);
+    expect((await complete('finn', await taskOf(id, 'finn')).expect(200)).body.instance.status).toBe('Approved');
+    // A node without `operations.addSigner` refuses it, nothing written.
+    const other = (await start('race-all', 'ADD-N').expect(201)).body.id;
+    const unchanged = await written();
+    expectProblem(
+      await as('anna')
+        .post(`${RUNTIME}/tasks/${(await taskOf(other, 'anna')).id}/add-participant`)
+        .send({ subjects: ['finn'], position: 'parallel' }),
+      422,
+      'Workflow.Runtime.OperationNotAllowed',
+    );
+    expect(await written()).toEqual(unchanged);
+  });
+
   it('opens one task per member of a role assignee (policy-management’s role members), and the first vote decides', async () => {
     const id = (await start('by-role', 'ROLE-1').expect(201)).body.id;
     expect((await pending(id)).map((t) => t.assignee).sort()).toEqual(['anna', 'ben', 'carl', 'dora', 'finn', 'lena', 'otto']);
@@ -330,6 +467,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       await nora.post(`${RUNTIME}/tasks/${task.id}/complete`).send({}),
       await nora.post(`${RUNTIME}/tasks/${task.id}/reject`).send({}),
       await nora.post(`${RUNTIME}/tasks/${task.id}/transfer`).send({ to: 'carl' }),
+      await nora.post(`${RUNTIME}/tasks/${task.id}/delegate`).send({ to: 'carl' }),
+      await nora.post(`${RUNTIME}/tasks/${task.id}/add-participant`).send({ subjects: ['carl'], position: 'parallel' }),
       await nora.get(`${TASKS}/todo`),
       await nora.get(`${TASKS}/todo/count`),
       await nora.get(`${TASKS}/done`),

@@ -72,6 +72,34 @@ const taskTransferred = z.object({
   from: z.string().min(1),
   to: z.string().min(1),
 });
+const taskDelegated = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  newTaskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+});
+const taskReturned = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  newTaskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  from: z.string().min(1),
+  to: z.string().min(1),
+  decision: z.enum(['Approved', 'Rejected']),
+});
+const participantsAdded = z.object({
+  tenantId: z.string().min(1),
+  taskId: z.string().uuid(),
+  instanceId: z.string().uuid(),
+  nodeKey: z.string().min(1),
+  position: z.enum(['before', 'after', 'parallel']),
+  subjects: z.array(z.string().min(1)).min(1),
+  by: z.string().min(1),
+});
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
@@ -99,4 +127,7 @@ export const WorkflowRuntimeEvents = {
   priorityChanged: eventContract('workflow.instance.priority-changed', priorityChanged),
   taskTransferred: eventContract('workflow.task.transferred', taskTransferred),
   taskReminded: eventContract('workflow.task.reminded', taskReminded),
+  taskDelegated: eventContract('workflow.task.delegated', taskDelegated),
+  taskReturned: eventContract('workflow.task.returned', taskReturned),
+  participantsAdded: eventContract('workflow.task.participants-added', participantsAdded),
 } as const;

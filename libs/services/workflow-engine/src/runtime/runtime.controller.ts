@@ -39,8 +39,14 @@ import {
   TransferTask,
   transferTaskSchema,
   TransferTaskDto,
+  AddParticipant,
+  addParticipantSchema,
+  AddParticipantDto,
+  DelegateTask,
+  delegateTaskSchema,
+  DelegateTaskDto,
 } from './dto/runtime.dto';
-import { InstanceResponse, ProgressResponse, RemindResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+import { InstanceResponse, ParticipantsAddedResponse, ProgressResponse, RemindResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
@@ -167,6 +173,57 @@ export class RuntimeController {
     @Body(new SchemaValidationPipe(transferTaskSchema)) body: TransferTask,
   ): Promise<TaskResponse> {
     return this.runtime.transfer(caller, taskId, body);
+  }
+
+  @Post('tasks/:taskId/delegate')
+  @HttpCode(200)
+  @Authorize({ ...TASK, action: AuthorizationAction.Approve, facts: TaskFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({
+    summary:
+      'Let another user act for the assignee (when the node allows delegate): the task ends Delegated, a task opens for `to`; once they act it returns to the assignee.',
+  })
+  @ApiBody({ type: DelegateTaskDto })
+  @ApiOkResponse({ type: TaskResponse, description: 'The delegate’s task, Pending for `to`, `owner` = the caller.' })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'Workflow.Runtime.OperationNotAllowed: the node does not allow delegate, `to` is the caller or has a seat already, or the task is a delegate’s; nothing is written.',
+  })
+  @CONFLICT
+  @DENIED
+  delegate(
+    @Caller() caller: TrustedCaller,
+    @Param('taskId') taskId: string,
+    @Body(new SchemaValidationPipe(delegateTaskSchema)) body: DelegateTask,
+  ): Promise<TaskResponse> {
+    return this.runtime.delegate(caller, taskId, body);
+  }
+
+  @Post('tasks/:taskId/add-participant')
+  @HttpCode(200)
+  @Authorize({ ...TASK, action: AuthorizationAction.Approve, facts: TaskFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({
+    summary: 'Add signers to the task’s approval (when the node allows addSigner): in parallel, or before / after the caller on a sequential node.',
+  })
+  @ApiBody({ type: AddParticipantDto })
+  @ApiOkResponse({ type: ParticipantsAddedResponse })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'Workflow.Runtime.OperationNotAllowed: the node does not allow addSigner, the position does not fit its mode, a subject is the caller or has a seat already; nothing is written.',
+  })
+  @CONFLICT
+  @DENIED
+  addParticipant(
+    @Caller() caller: TrustedCaller,
+    @Param('taskId') taskId: string,
+    @Body(new SchemaValidationPipe(addParticipantSchema)) body: AddParticipant,
+  ): Promise<ParticipantsAddedResponse> {
+    return this.runtime.addParticipant(caller, taskId, body);
   }
 
   // ---- instance operations -------------------------------------------------------------------

@@ -153,12 +153,12 @@ export class RuntimeRepository {
 
   async insertTask(
     manager: EntityManager,
-    task: { tenantId: string; instanceId: string; nodeKey: string; visit: number; seq: number; assignee: string },
+    task: { tenantId: string; instanceId: string; nodeKey: string; visit: number; seq: number; assignee: string; owner?: string | null },
   ): Promise<TaskRow> {
     const rows: TaskRow[] = await manager.query(
-      `INSERT INTO "workflow"."task" AS t ("id", "tenant_id", "instance_id", "node_key", "visit", "seq", "assignee", "status")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'Pending') RETURNING ${TASK}`,
-      [randomUUID(), task.tenantId, task.instanceId, task.nodeKey, task.visit, task.seq, task.assignee],
+      `INSERT INTO "workflow"."task" AS t ("id", "tenant_id", "instance_id", "node_key", "visit", "seq", "assignee", "owner", "status")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'Pending') RETURNING ${TASK}`,
+      [randomUUID(), task.tenantId, task.instanceId, task.nodeKey, task.visit, task.seq, task.assignee, task.owner ?? null],
     );
     const created = rows[0];
     if (!created) throw new Error('no task row returned');
@@ -200,20 +200,28 @@ export class RuntimeRepository {
     return rows[0][0];
   }
 
-  /** Closes a Pending task as Transferred (guarded like a vote); undefined when it was not Pending. */
-  async transferTask(manager: EntityManager, tenantId: string, id: string, by: string, comment: string | null): Promise<TaskRow | undefined> {
+  /** Closes a Pending task as Transferred or Delegated (guarded like a vote); undefined when it was not Pending. */
+  async closeTask(
+    manager: EntityManager,
+    tenantId: string,
+    id: string,
+    status: 'Transferred' | 'Delegated',
+    by: string,
+    comment: string | null,
+  ): Promise<TaskRow | undefined> {
     const rows: [TaskRow[], number] = await manager.query(
-      `UPDATE "workflow"."task" t SET "status" = 'Transferred', "decided_by" = $3, "decided_at" = clock_timestamp(), "comment" = $4
+      `UPDATE "workflow"."task" t SET "status" = $5, "decided_by" = $3, "decided_at" = clock_timestamp(), "comment" = $4
         WHERE t."tenant_id" = $1 AND t."id" = $2 AND t."status" = 'Pending' RETURNING ${TASK}`,
-      [tenantId, id, by, comment],
+      [tenantId, id, by, comment, status],
     );
     return rows[0][0];
   }
 
-  /** The votes cast at one visit of a node, in the order they were cast. */
+  /** The votes cast at one visit of a node, in the order they were cast (a delegate's decision has an `owner` and is advice, not a vote). */
   async votes(manager: EntityManager, instanceId: string, nodeKey: string, visit: number): Promise<TaskRow[]> {
     return manager.query(
       `SELECT ${TASK} FROM "workflow"."task" t WHERE t."instance_id" = $1 AND t."node_key" = $2 AND t."visit" = $3 AND t."status" IN ('Approved', 'Rejected')
+          AND t."owner" IS NULL
         ORDER BY t."decided_at", t."seq"`,
       [instanceId, nodeKey, visit],
     );

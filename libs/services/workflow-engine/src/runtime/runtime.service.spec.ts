@@ -21,6 +21,8 @@ describe('RuntimeService: the actor', () => {
       () => service.markRead(subjectless, '00000000-0000-4000-8000-000000000000'),
       () => service.decide(subjectless, '00000000-0000-4000-8000-000000000000', { decision: 'approve' }),
       () => service.start(subjectless, { definitionKey: 'k', businessKey: 'b', variables: {}, priority: 0 }),
+      () => service.delegate(subjectless, '00000000-0000-4000-8000-000000000000', { to: 'x' }),
+      () => service.addParticipant(subjectless, '00000000-0000-4000-8000-000000000000', { subjects: ['x'], position: 'parallel' }),
       () => service.operate(subjectless, '00000000-0000-4000-8000-000000000000', 'cancel', {}),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(AuthorizationDeniedError);

@@ -16,8 +16,8 @@ import {
 } from './runtime-errors';
 
 import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
-import { emptyPosition, RuntimeWalk, WalkEffects } from './runtime-walk';
-import type { InstanceResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+import { emptyPosition, ParkedApproval, RuntimeWalk, WalkEffects } from './runtime-walk';
+import type { InstanceResponse, ParticipantsAddedResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
 
 /** The instance operations besides voting: the states each applies to, the state it leads to, its event. */
 export const INSTANCE_OPERATIONS = {
@@ -63,6 +63,7 @@ export function taskOf(row: TaskRow | TaskListRow): TaskResponse {
     nodeKey: row.node_key,
     visit: row.visit,
     assignee: row.assignee,
+    owner: row.owner,
     status: row.status,
     comment: row.comment,
     readAt: row.read_at?.toISOString() ?? null,
@@ -156,9 +157,13 @@ export class RuntimeService {
       const variables = { ...instance.variables, ...(vote.variables ?? {}) };
       checkVariables(variables);
 
+      if (task.owner !== null && vote.target !== undefined) {
+        throw new TaskOperationNotAllowedError(`A delegate's rejection goes back to "${task.owner}", who decides: it takes no target.`);
+      }
       const status = vote.decision === 'approve' ? 'Approved' : 'Rejected';
       const decided = await this.repository.decideTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
       if (!decided) throw new TaskNotPendingError(task.id, 'no longer Pending');
+      if (decided.owner !== null) return this.returnToOwner(manager, instance, decided, status, variables);
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
         tenantId,
         taskId: task.id,
@@ -224,11 +229,12 @@ export class RuntimeService {
       const node = graphOf(await this.versionDefinition(manager, instance.definition_version_id)).node(task.node_key);
       if (node.kind !== 'approval' || node.operations?.transfer !== true)
         throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow transfer.`);
+      if (task.owner !== null) throw new TaskOperationNotAllowedError(`A delegated task cannot be transferred: it returns to "${task.owner}".`);
       if (input.to === actor) throw new TaskOperationNotAllowedError('A task cannot be transferred to its own assignee.');
       const parked = instance.position.parked[task.node_key];
       if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
-      if (parked.assignees.includes(input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
-      const closed = await this.repository.transferTask(manager, tenantId, task.id, actor, input.comment ?? null);
+      if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
+      const closed = await this.repository.closeTask(manager, tenantId, task.id, 'Transferred', actor, input.comment ?? null);
       if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
       const opened = await this.repository.insertTask(manager, {
         tenantId,
@@ -258,6 +264,210 @@ export class RuntimeService {
         assignee: opened.assignee,
       });
       return taskOf(opened);
+    });
+  }
+
+  /**
+   * A delegate acted (docs/runtime.md, Delegation): their decision is advice, not a vote; the seat's
+   * task opens again, Pending for its owner, who decides. Under the lock taken by `decide`.
+   */
+  private async returnToOwner(
+    manager: EntityManager,
+    instance: InstanceRow,
+    decided: TaskRow,
+    status: 'Approved' | 'Rejected',
+    variables: Record<string, unknown>,
+  ): Promise<TaskDecisionResponse> {
+    const tenantId = instance.tenant_id;
+    const owner = decided.owner as string;
+    const reopened = await this.repository.insertTask(manager, {
+      tenantId,
+      instanceId: instance.id,
+      nodeKey: decided.node_key,
+      visit: decided.visit,
+      seq: decided.seq,
+      assignee: owner,
+    });
+    const saved = await this.repository.saveInstance(manager, { ...instance, variables });
+    await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReturned, {
+      tenantId,
+      taskId: decided.id,
+      newTaskId: reopened.id,
+      instanceId: instance.id,
+      nodeKey: decided.node_key,
+      from: decided.assignee,
+      to: owner,
+      decision: status,
+    });
+    await this.emitCreated(manager, reopened);
+    return { task: taskOf(decided), nodeClosed: false, instance: instanceOf(saved), returnedTask: taskOf(reopened) };
+  }
+
+  /**
+   * The assignee lets another user act for them where the node allows it (`operations.delegate`): the
+   * task ends Delegated and a Pending task on the same seat opens for `to` with `owner` = the
+   * assignee. When the delegate completes or rejects, the seat comes back to the owner (Pending).
+   */
+  async delegate(caller: TrustedCaller, taskId: string, input: { to: string; comment?: string }): Promise<TaskResponse> {
+    const actor = actorOf(caller);
+    return this.onOwnTask(caller, taskId, 'delegate', async (manager, instance, task) => {
+      const { tenantId } = caller;
+      if (input.to === actor) throw new TaskOperationNotAllowedError('A task cannot be delegated to its own assignee.');
+      if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
+      const closed = await this.repository.closeTask(manager, tenantId, task.id, 'Delegated', actor, input.comment ?? null);
+      if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
+      const opened = await this.repository.insertTask(manager, {
+        tenantId,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        visit: task.visit,
+        seq: task.seq,
+        assignee: input.to,
+        owner: actor,
+      });
+      await this.repository.saveInstance(manager, instance);
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, {
+        tenantId,
+        taskId: task.id,
+        newTaskId: opened.id,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        from: actor,
+        to: input.to,
+      });
+      await this.emitCreated(manager, opened);
+      return taskOf(opened);
+    });
+  }
+
+  /**
+   * Adds signers where the node allows it (`operations.addSigner`; docs/runtime.md, Adding signers).
+   * `parallel` (all / any / ratio nodes): new seats, Pending now, counted by the node's mode.
+   * `before` (sequential): the new seats go in front of the caller's; the caller's task ends
+   * Delegated and their seat opens again once the new signers approved. `after` (sequential): the
+   * caller's task is approved (a vote) and the new seats follow it before the node can close.
+   */
+  async addParticipant(
+    caller: TrustedCaller,
+    taskId: string,
+    input: { subjects: string[]; position: 'before' | 'after' | 'parallel'; comment?: string },
+  ): Promise<ParticipantsAddedResponse> {
+    const actor = actorOf(caller);
+    return this.onOwnTask(caller, taskId, 'addSigner', async (manager, instance, task, parked) => {
+      const { tenantId } = caller;
+      const sequential = parked.mode.mode === 'sequential';
+      if (input.position === 'parallel' && sequential) {
+        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" is sequential: add signers before or after, not in parallel.`);
+      }
+      if (input.position !== 'parallel' && !sequential) {
+        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" is not sequential: its signers can only be added in parallel.`);
+      }
+      for (const subject of input.subjects) {
+        if (subject === actor) throw new TaskOperationNotAllowedError('The assignee cannot add themselves.');
+        if (await this.hasSeat(manager, instance, task, subject)) throw new TaskOperationNotAllowedError(`"${subject}" has a seat at this approval already.`);
+      }
+      const comment = input.comment ?? null;
+      let own: TaskRow | undefined;
+      const openSeats: number[] = [];
+      if (input.position === 'parallel') {
+        const first = parked.assignees.length;
+        parked.assignees.push(...input.subjects);
+        input.subjects.forEach((_, i) => openSeats.push(first + i));
+        own = task;
+      } else if (input.position === 'before') {
+        own = await this.repository.closeTask(manager, tenantId, task.id, 'Delegated', actor, comment);
+        parked.assignees.splice(task.seq, 0, ...input.subjects);
+        openSeats.push(task.seq);
+      } else {
+        own = await this.repository.decideTask(manager, tenantId, task.id, 'Approved', actor, comment);
+        parked.assignees.splice(task.seq + 1, 0, ...input.subjects);
+        openSeats.push(task.seq + 1);
+      }
+      if (!own) throw new TaskNotPendingError(task.id, 'no longer Pending');
+      if (input.position === 'after') {
+        await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
+          tenantId,
+          taskId: task.id,
+          instanceId: instance.id,
+          nodeKey: task.node_key,
+          decision: 'Approved',
+          decidedBy: actor,
+        });
+      }
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.participantsAdded, {
+        tenantId,
+        taskId: task.id,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        position: input.position,
+        subjects: input.subjects,
+        by: actor,
+      });
+      const opened: TaskRow[] = [];
+      for (const seq of openSeats) {
+        const row = await this.repository.insertTask(manager, {
+          tenantId,
+          instanceId: instance.id,
+          nodeKey: task.node_key,
+          visit: task.visit,
+          seq,
+          assignee: parked.assignees[seq] as string,
+        });
+        await this.emitCreated(manager, row);
+        opened.push(row);
+      }
+      const saved = await this.repository.saveInstance(manager, instance);
+      return { task: taskOf(own), opened: opened.map(taskOf), instance: instanceOf(saved) };
+    });
+  }
+
+  /**
+   * Delegate and add-participant: under the instance lock, the caller's own Pending, undelegated task
+   * of a Running instance at a node whose `operations` allow the operation.
+   */
+  private async onOwnTask<T>(
+    caller: TrustedCaller,
+    taskId: string,
+    operation: 'delegate' | 'addSigner',
+    run: (manager: EntityManager, instance: InstanceRow, task: TaskRow, parked: ParkedApproval) => Promise<T>,
+  ): Promise<T> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    const peek = await this.repository.task(tenantId, taskId);
+    if (!peek) throw new NotFoundError('Task');
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
+      const task = instance ? await this.repository.task(tenantId, taskId, manager, true) : undefined;
+      if (!instance || !task) throw new NotFoundError('Task');
+      if (task.assignee !== actor)
+        throw new AuthorizationDeniedError(`Only the task’s assignee may ${operation === 'delegate' ? 'delegate it' : 'add signers'}.`);
+      if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot change hands.`);
+      const node = graphOf(await this.versionDefinition(manager, instance.definition_version_id)).node(task.node_key);
+      if (node.kind !== 'approval' || node.operations?.[operation] !== true)
+        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow ${operation === 'delegate' ? 'delegation' : 'adding signers'}.`);
+      if (task.owner !== null) throw new TaskOperationNotAllowedError(`This task was delegated by "${task.owner}": only they may hand it on.`);
+      const parked = instance.position.parked[task.node_key];
+      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+      return run(manager, instance, task, parked);
+    });
+  }
+
+  /** Whether `subject` holds a seat of the task's node visit, or has an open task there (a delegate). */
+  private async hasSeat(manager: EntityManager, instance: InstanceRow, task: TaskRow, subject: string): Promise<boolean> {
+    if (instance.position.parked[task.node_key]?.assignees.includes(subject)) return true;
+    const open = await this.repository.pendingTasks(manager, instance.id);
+    return open.some((t) => t.node_key === task.node_key && t.visit === task.visit && t.assignee === subject);
+  }
+
+  private async emitCreated(manager: EntityManager, task: TaskRow): Promise<void> {
+    await this.emit(manager, task.tenant_id, WorkflowRuntimeEvents.taskCreated, {
+      tenantId: task.tenant_id,
+      taskId: task.id,
+      instanceId: task.instance_id,
+      nodeKey: task.node_key,
+      visit: task.visit,
+      assignee: task.assignee,
     });
   }
 
@@ -411,7 +621,7 @@ export class RuntimeService {
     const actor = actorOf(caller);
     const row = await this.repository.taskWithInstance(caller.tenantId, taskId);
     if (!row) throw new NotFoundError('Task');
-    if (![row.assignee, row.decided_by, row.initiator].includes(actor))
+    if (![row.assignee, row.owner, row.decided_by, row.initiator].includes(actor))
       throw new AuthorizationDeniedError('Only the task’s assignee or the instance’s initiator may read it.');
     return taskOf(row);
   }

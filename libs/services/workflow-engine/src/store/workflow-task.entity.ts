@@ -28,7 +28,7 @@ export class WorkflowTaskEntity {
   @Column({ type: 'varchar', length: 255 })
   assignee!: string;
 
-  /** For a delegated task: the original assignee it returns to (delegation is not built yet). */
+  /** On a delegate’s task: the assignee who delegated it and gets it back once the delegate acted; null otherwise (docs/runtime.md). */
   @Column({ type: 'varchar', length: 255, nullable: true })
   owner!: string | null;
 

@@ -117,3 +117,42 @@ export class TransferTaskDto {
   @ApiPropertyOptional({ maxLength: 2000 })
   comment?: string;
 }
+
+export const delegateTaskSchema = transferTaskSchema;
+export type DelegateTask = z.output<typeof delegateTaskSchema>;
+
+export class DelegateTaskDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, description: 'The user subject who acts for the assignee; the task comes back to the assignee afterwards.' })
+  to!: string;
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  comment?: string;
+}
+
+export const ADD_POSITIONS = ['before', 'after', 'parallel'] as const;
+
+export const addParticipantSchema = z.strictObject({
+  subjects: z
+    .array(z.string().trim().min(1).max(255))
+    .min(1)
+    .max(20)
+    .refine((s) => new Set(s).size === s.length, 'subjects must be distinct'),
+  position: z.enum(ADD_POSITIONS),
+  comment: z.string().max(2000).optional(),
+});
+export type AddParticipant = z.output<typeof addParticipantSchema>;
+
+export class AddParticipantDto {
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 20, description: 'Distinct user subjects, none with a seat at this approval already.' })
+  subjects!: string[];
+
+  @ApiProperty({
+    enum: ADD_POSITIONS,
+    description:
+      '`parallel`: new seats counted by the node’s mode (not on sequential nodes); `before` / `after`: sequential nodes only, the new seats go before / after the caller’s.',
+  })
+  position!: (typeof ADD_POSITIONS)[number];
+
+  @ApiPropertyOptional({ maxLength: 2000 })
+  comment?: string;
+}

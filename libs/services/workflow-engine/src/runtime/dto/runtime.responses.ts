@@ -24,6 +24,8 @@ export class TaskResponse {
   @ApiProperty() nodeKey!: string;
   @ApiProperty() visit!: number;
   @ApiProperty() assignee!: string;
+  @ApiProperty({ type: String, nullable: true, description: 'For a delegate’s task: the assignee it returns to once the delegate has acted.' })
+  owner!: string | null;
   @ApiProperty({ enum: TASK_STATUSES }) status!: TaskStatus;
   @ApiProperty({ type: String, nullable: true }) comment!: string | null;
   @ApiProperty({ type: String, nullable: true }) readAt!: string | null;
@@ -46,6 +48,15 @@ export class TaskCountResponse {
 export class TaskDecisionResponse {
   @ApiProperty({ type: TaskResponse }) task!: TaskResponse;
   @ApiProperty({ description: 'Whether this vote decided (closed) its approval node.' }) nodeClosed!: boolean;
+  @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
+  @ApiPropertyOptional({ type: TaskResponse, description: 'A delegate acted: the task, Pending again for its owner (the delegate’s decision is not a vote).' })
+  returnedTask?: TaskResponse;
+}
+
+export class ParticipantsAddedResponse {
+  @ApiProperty({ type: TaskResponse, description: 'The caller’s task after the operation (Delegated for before, Approved for after, Pending for parallel).' })
+  task!: TaskResponse;
+  @ApiProperty({ type: [TaskResponse], description: 'The tasks opened now (sequential: the first new signer only).' }) opened!: TaskResponse[];
   @ApiProperty({ type: InstanceResponse }) instance!: InstanceResponse;
 }
 
