@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   if (only.has('mcp')) await benchMcp({ quick, amqpUrl: amqp, profile: profileMode() });
 
   // Workflow engine: task completions/s over HTTP at 16 in flight against single-row UPDATE transactions/s on the same database.
-  if (only.has('workflow')) await benchWorkflow({ quick, amqpUrl: amqp });
+  if (only.has('workflow')) await benchWorkflow({ quick, amqpUrl: amqp, profile: profileMode() });
 }
 
 main().then(

@@ -18,7 +18,8 @@ import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { benchRunEnv, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { benchRunEnv, profileServer, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { formatProfile } from './cpu-profile';
 import { interleaved, Timed } from './interleaved';
 import { formatTable, measure } from './latency-stats';
 
@@ -35,7 +36,7 @@ const definition = {
   nodes: [{ kind: 'approval', key: 'approve', mode: 'any', assignees: [{ kind: 'user', subjects: [SEEDED_ADMIN_SUBJECT] }] }],
 };
 
-export async function benchWorkflow(options: { quick: boolean; amqpUrl: string }): Promise<void> {
+export async function benchWorkflow(options: { quick: boolean; amqpUrl: string; profile: 'on-fail' | 'always' | 'never' }): Promise<void> {
   const urls = {
     postgres: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
     redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -78,25 +79,28 @@ export async function benchWorkflow(options: { quick: boolean; amqpUrl: string }
     };
 
     await http('POST', `/definitions/${DEFINITION_KEY}/deployments`, [201], { definition });
-    // The instances, started 16 at a time (timed, for information: not the figure compared).
-    const instances = total + warmup;
+    // Starts `instances` instances 16 at a time (timed, for information: not the figure compared) and
+    // returns their task ids, from the admin's todo list (nothing changes it while it is paged).
     let started = 0;
-    const starts = await measure(
-      async () => {
-        const businessKey = `B-${started++}`;
-        await http('POST', '/runtime/instances', [201], { definitionKey: DEFINITION_KEY, businessKey });
-      },
-      { total: instances, concurrency: CONCURRENCY, warmup: 0 },
-    );
-    // Their task ids, from the admin's todo list (nothing changes it while it is paged).
-    const taskIds = new Set<string>();
-    for (let pageIndex = 0; taskIds.size < instances; pageIndex++) {
-      const page = (await http('GET', `/tasks/todo?pageIndex=${pageIndex}&pageSize=100`, [200])) as { items: Array<{ id: string }> };
-      if (page.items.length === 0) break;
-      for (const item of page.items) taskIds.add(item.id);
-    }
-    if (taskIds.size !== instances) throw new Error(`expected ${instances} open tasks, the todo list has ${taskIds.size}`);
-    const queue = [...taskIds];
+    const openTasks = async (instances: number) => {
+      const starts = await measure(
+        async () => {
+          const businessKey = `B-${started++}`;
+          await http('POST', '/runtime/instances', [201], { definitionKey: DEFINITION_KEY, businessKey });
+        },
+        { total: instances, concurrency: CONCURRENCY, warmup: 0 },
+      );
+      const taskIds = new Set<string>();
+      for (let pageIndex = 0; taskIds.size < instances; pageIndex++) {
+        const page = (await http('GET', `/tasks/todo?pageIndex=${pageIndex}&pageSize=100`, [200])) as { items: Array<{ id: string }> };
+        if (page.items.length === 0) break;
+        for (const item of page.items) taskIds.add(item.id);
+      }
+      if (taskIds.size !== instances) throw new Error(`expected ${instances} open tasks, the todo list has ${taskIds.size}`);
+      return { starts, taskIds: [...taskIds] };
+    };
+    const { starts, taskIds } = await openTasks(total + warmup);
+    const queue = taskIds;
     let unexpected = 0;
     const complete = async () => {
       const taskId = queue.pop();
@@ -135,7 +139,8 @@ export async function benchWorkflow(options: { quick: boolean; amqpUrl: string }
       'p50 ms': t.p50,
       'p99 ms': t.p99,
       'per s': Math.round(t.opsPerSecond),
-      'engine cpu ms/op': (t.byPid?.get('workflow-engine') ?? 0).toFixed(3),
+      'engine / decision cpu ms/op': `${(t.byPid?.get('workflow-engine') ?? 0).toFixed(3)} / ${(t.byPid?.get('decision') ?? 0).toFixed(3)}`,
+      'machine busy ms/op': t.machineMsPerCall?.toFixed(3) ?? '-',
     });
     out(
       formatTable([
@@ -147,7 +152,8 @@ export async function benchWorkflow(options: { quick: boolean; amqpUrl: string }
           'p50 ms': starts.p50,
           'p99 ms': starts.p99,
           'per s': Math.round(starts.opsPerSecond),
-          'engine cpu ms/op': '-',
+          'engine / decision cpu ms/op': '-',
+          'machine busy ms/op': '-',
         },
       ]),
     );
@@ -156,6 +162,15 @@ export async function benchWorkflow(options: { quick: boolean; amqpUrl: string }
     out(
       `task completions/s / UPDATE tx/s: ${ratio.toFixed(2)}x (${Math.round(completions.opsPerSecond)} / ${Math.round(floor.opsPerSecond)}; target ≥ ${TARGET_RATIO}x: ${verdict})`,
     );
+    if (options.profile === 'always' || (options.profile === 'on-fail' && verdict === 'NOT MET')) {
+      const calls = options.quick ? 100 : 500;
+      queue.push(...(await openTasks(calls)).taskIds);
+      const profile = await profileServer(engine.child, calls, complete, CONCURRENCY);
+      out(
+        `\nconcurrency ${CONCURRENCY}, ${calls} completions: busy time of the workflow-engine process's main thread per completion by where it was spent (V8 sampling profile)`,
+      );
+      out(formatProfile([{ label: 'workflow-engine server', profile }]));
+    }
   } finally {
     const { attempt, problems } = teardownSteps();
     if (pool) {
