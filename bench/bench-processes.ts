@@ -10,9 +10,10 @@ import { measure } from './latency-stats';
 
 /**
  * `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor;
- * `operations`, `cases` (case-management), `mcp-gateway` (listening on HTTP): one service each.
+ * `operations`, `cases` (case-management), `mcp-gateway` and `workflow-engine` (both listening on
+ * HTTP): one service each.
  */
-export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway';
+export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway' | 'workflow-engine';
 
 const START_TIMEOUT_MS = 90_000;
 

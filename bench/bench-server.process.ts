@@ -10,7 +10,9 @@
  * - `BENCH_SERVER=cases`: case-management on the same profile;
  * - `BENCH_SERVER=mcp-gateway`: the MCP gateway on the same profile, verifying tokens with the
  *   JWT_SECRET / JWT_ISSUER / JWT_AUDIENCE the bench gives (it signs the client's tokens), behind
- *   the platform's HTTP server on an ephemeral port of 127.0.0.1, reported as `{ ready: true, port }`.
+ *   the platform's HTTP server on an ephemeral port of 127.0.0.1, reported as `{ ready: true, port }`;
+ * - `BENCH_SERVER=workflow-engine`: the workflow engine on the same profile, listening on HTTP as the
+ *   mcp-gateway does (tokens checked with the JWT settings the bench gives).
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
  * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
@@ -26,6 +28,7 @@ import { mcpGatewayService } from '@lp/service/mcp-gateway';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
+import { workflowEngineService } from '@lp/service/workflow-engine';
 import { seedBenchPolicy } from './decision-bench-stack';
 import { platformEchoService, startEchoServer } from './echo-server';
 import { RunningCpuProfile, startCpuProfile } from './cpu-profile';
@@ -43,16 +46,17 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
-  if (env.BENCH_SERVER === 'mcp-gateway') {
-    if (!env.JWT_SECRET) throw new Error('the mcp-gateway bench server needs the JWT_SECRET the bench signs with');
-    const runtime = await startPlatformRuntime('bench-mcp-gateway', { ...env, LOG_LEVEL: 'silent' });
-    const gateway = await createServiceApp(mcpGatewayService, runtime);
-    const server = createHttpServer(gateway.http);
+  if (env.BENCH_SERVER === 'mcp-gateway' || env.BENCH_SERVER === 'workflow-engine') {
+    const kind = env.BENCH_SERVER;
+    if (!env.JWT_SECRET) throw new Error(`the ${kind} bench server needs the JWT_SECRET the bench signs with`);
+    const runtime = await startPlatformRuntime(`bench-${kind}`, { ...env, LOG_LEVEL: 'silent' });
+    const service = await createServiceApp(kind === 'mcp-gateway' ? mcpGatewayService : workflowEngineService, runtime);
+    const server = createHttpServer(service.http);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     readyInfo = { port: (server.address() as AddressInfo).port };
     return async () => {
       await server.drain(1000);
-      await gateway.app.close();
+      await service.app.close();
       await runtime.close();
     };
   }
@@ -69,7 +73,8 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
-  if (env.BENCH_SERVER !== 'decision') throw new Error(`BENCH_SERVER must be decision, echo, operations, cases or mcp-gateway, got ${env.BENCH_SERVER}`);
+  if (env.BENCH_SERVER !== 'decision')
+    throw new Error(`BENCH_SERVER must be decision, echo, operations, cases, mcp-gateway or workflow-engine, got ${env.BENCH_SERVER}`);
   const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
   const apps: ServiceApp[] = [];
   apps.push(await createServiceApp(policyManagementService, runtime));

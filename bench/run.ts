@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -16,6 +16,7 @@ import { benchRpcEcho } from './rpc-echo.bench';
 import { benchRedisStall } from './redis-stall.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchMcp } from './mcp.bench';
+import { benchWorkflow } from './workflow.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -29,7 +30,9 @@ async function main(): Promise<void> {
   const sizes = quick ? { c1: 300, c64: 2_000 } : { c1: 3_000, c64: 30_000 };
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
-  const only = new Set((process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp').split(',').map((name) => name.trim()));
+  const only = new Set(
+    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow').split(',').map((name) => name.trim()),
+  );
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
   const rabbit = await benchRpcEcho({ kind: 'rabbitmq', url: amqp, prefix }, 'rabbitmq', sizes);
@@ -69,6 +72,9 @@ async function main(): Promise<void> {
 
   // MCP gateway: tools/call get_case_by_id against the direct cases.get RPC, every server in its own process.
   if (only.has('mcp')) await benchMcp({ quick, amqpUrl: amqp, profile: profileMode() });
+
+  // Workflow engine: task completions/s over HTTP at 16 in flight against single-row UPDATE transactions/s on the same database.
+  if (only.has('workflow')) await benchWorkflow({ quick, amqpUrl: amqp, profile: profileMode() });
 }
 
 main().then(
