@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
@@ -82,6 +83,8 @@ export function taskOf(row: TaskRow | TaskListRow): TaskResponse {
 @Injectable()
 export class RuntimeService {
   private readonly logger = new Logger(RuntimeService.name);
+  /** Parsed graphs of published versions, by version id (immutable, so never stale). */
+  private readonly graphs = new LRUCache<string, DefinitionGraph>({ max: 500 });
 
   constructor(
     private readonly dataSource: DataSource,
@@ -151,8 +154,7 @@ export class RuntimeService {
       // The task's own state first: the loser of a race on an `any` node learns that its task was closed.
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
-      const version = await this.versionDefinition(manager, instance.definition_version_id);
-      const graph = graphOf(version);
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
       if (vote.target !== undefined) RuntimeWalk.checkRejectTarget(graph, task.node_key, vote.target);
       const variables = { ...instance.variables, ...(vote.variables ?? {}) };
       checkVariables(variables);
@@ -226,7 +228,7 @@ export class RuntimeService {
       if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may transfer it.');
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be transferred.`);
-      const node = graphOf(await this.versionDefinition(manager, instance.definition_version_id)).node(task.node_key);
+      const node = (await this.graphOfVersion(manager, instance.definition_version_id)).node(task.node_key);
       if (node.kind !== 'approval' || node.operations?.transfer !== true)
         throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow transfer.`);
       if (task.owner !== null) throw new TaskOperationNotAllowedError(`A delegated task cannot be transferred: it returns to "${task.owner}".`);
@@ -443,7 +445,7 @@ export class RuntimeService {
         throw new AuthorizationDeniedError(`Only the task’s assignee may ${operation === 'delegate' ? 'delegate it' : 'add signers'}.`);
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot change hands.`);
-      const node = graphOf(await this.versionDefinition(manager, instance.definition_version_id)).node(task.node_key);
+      const node = (await this.graphOfVersion(manager, instance.definition_version_id)).node(task.node_key);
       if (node.kind !== 'approval' || node.operations?.[operation] !== true)
         throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow ${operation === 'delegate' ? 'delegation' : 'adding signers'}.`);
       if (task.owner !== null) throw new TaskOperationNotAllowedError(`This task was delegated by "${task.owner}": only they may hand it on.`);
@@ -528,7 +530,7 @@ export class RuntimeService {
       const variables = { ...instance.variables, ...(input.variables ?? {}) };
       checkVariables(variables);
       const position = instance.position;
-      const graph = graphOf(await this.versionDefinition(manager, instance.definition_version_id));
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
       const effects = await new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, variables)).resubmit();
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceResubmitted, {
         tenantId,
@@ -639,7 +641,7 @@ export class RuntimeService {
   async progress(caller: TrustedCaller, instanceId: string): Promise<ProgressResponse> {
     const instance = await this.repository.instance(caller.tenantId, instanceId);
     if (!instance) throw new NotFoundError('Instance');
-    const definition = graphOf(await this.versionDefinition(this.dataSource.manager, instance.definition_version_id)).definition;
+    const definition = (await this.graphOfVersion(this.dataSource.manager, instance.definition_version_id)).definition;
     const tasks = await this.repository.tasksOfInstance(caller.tenantId, instanceId);
     const reached = new Set(instance.position.path ?? []);
     const nodes = listNodes(definition).map(({ node }) => ({
@@ -691,6 +693,19 @@ export class RuntimeService {
   private async emit<C extends AnyEventContract>(manager: EntityManager, tenantId: string, contract: C, payload: EventPayloadOf<C>): Promise<void> {
     const { type, payload: body } = event(contract, payload);
     await this.outbox.add(manager, createEventEnvelope(type, body, { tenantId }));
+  }
+
+  /**
+   * The graph of a published version. Versions are immutable, so a graph is read and parsed once per
+   * process and kept (bounded): every vote walks its instance's version, and re-reading and
+   * re-parsing the JSON cost more than the vote's own writes.
+   */
+  private async graphOfVersion(manager: EntityManager, versionId: string): Promise<DefinitionGraph> {
+    const cached = this.graphs.get(versionId);
+    if (cached) return cached;
+    const graph = graphOf(await this.versionDefinition(manager, versionId));
+    this.graphs.set(versionId, graph);
+    return graph;
   }
 
   private async versionDefinition(manager: EntityManager, versionId: string): Promise<Record<string, unknown>> {
