@@ -1,105 +1,27 @@
 import { z } from 'zod';
 import { eventContract } from '../messaging/event-contract';
 
-const instanceStarted = z.object({
-  tenantId: z.string().min(1),
-  instanceId: z.string().uuid(),
-  definitionKey: z.string().min(1),
-  definitionId: z.string().uuid(),
-  businessKey: z.string().min(1),
-  initiator: z.string().min(1),
-});
-const taskCreated = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  visit: z.number().int().positive(),
-  assignee: z.string().min(1),
-});
-const taskCompleted = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  decision: z.enum(['Approved', 'Rejected']),
-  decidedBy: z.string().min(1),
-});
-const instanceCompleted = z.object({
-  tenantId: z.string().min(1),
-  instanceId: z.string().uuid(),
-  definitionKey: z.string().min(1),
-  businessKey: z.string().min(1),
-  status: z.enum(['Approved', 'Rejected']),
-});
-const ccNotified = z.object({
-  tenantId: z.string().min(1),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  recipients: z.array(z.string()),
-});
-const instanceStateChanged = z.object({
-  tenantId: z.string().min(1),
-  instanceId: z.string().uuid(),
-  definitionKey: z.string().min(1),
-  businessKey: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
-  by: z.string().min(1),
-  reason: z.string().nullable(),
-});
-const priorityChanged = z.object({
-  tenantId: z.string().min(1),
-  instanceId: z.string().uuid(),
-  from: z.number().int(),
-  to: z.number().int(),
-  by: z.string().min(1),
-});
-const taskReminded = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  assignee: z.string().min(1),
-  by: z.string().min(1),
-});
-const taskTransferred = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  newTaskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
-});
-const taskDelegated = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  newTaskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
-});
-const taskReturned = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  newTaskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  from: z.string().min(1),
-  to: z.string().min(1),
-  decision: z.enum(['Approved', 'Rejected']),
-});
-const participantsAdded = z.object({
-  tenantId: z.string().min(1),
-  taskId: z.string().uuid(),
-  instanceId: z.string().uuid(),
-  nodeKey: z.string().min(1),
-  position: z.enum(['before', 'after', 'parallel']),
-  subjects: z.array(z.string().min(1)).min(1),
-  by: z.string().min(1),
-});
+const id = z.string().min(1);
+const uuid = z.string().uuid();
+const decision = z.enum(['Approved', 'Rejected']);
+
+/** What every instance event names. */
+const instanceRef = z.object({ tenantId: id, instanceId: uuid });
+/** What every task event names. */
+const taskRef = instanceRef.extend({ taskId: uuid, nodeKey: id });
+
+const instanceStarted = instanceRef.extend({ definitionKey: id, definitionId: uuid, businessKey: id, initiator: id });
+const taskCreated = taskRef.extend({ visit: z.number().int().positive(), assignee: id });
+const taskCompleted = taskRef.extend({ decision, decidedBy: id });
+const instanceCompleted = instanceRef.extend({ definitionKey: id, businessKey: id, status: decision });
+const ccNotified = instanceRef.extend({ nodeKey: id, recipients: z.array(z.string()) });
+const instanceStateChanged = instanceRef.extend({ definitionKey: id, businessKey: id, from: id, to: id, by: id, reason: z.string().nullable() });
+const priorityChanged = instanceRef.extend({ from: z.number().int(), to: z.number().int(), by: id });
+const taskReminded = taskRef.extend({ assignee: id, by: id });
+/** A task closed and a new one opened on its seat for `to`: a transfer, a delegation, or the seat's return to its owner. */
+const taskHandedOver = taskRef.extend({ newTaskId: uuid, from: id, to: id });
+const taskReturned = taskHandedOver.extend({ decision });
+const participantsAdded = taskRef.extend({ position: z.enum(['before', 'after', 'parallel']), subjects: z.array(id).min(1), by: id });
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
@@ -125,9 +47,9 @@ export const WorkflowRuntimeEvents = {
   instanceReturned: eventContract('workflow.instance.returned', instanceStateChanged),
   instanceResubmitted: eventContract('workflow.instance.resubmitted', instanceStateChanged),
   priorityChanged: eventContract('workflow.instance.priority-changed', priorityChanged),
-  taskTransferred: eventContract('workflow.task.transferred', taskTransferred),
+  taskTransferred: eventContract('workflow.task.transferred', taskHandedOver),
   taskReminded: eventContract('workflow.task.reminded', taskReminded),
-  taskDelegated: eventContract('workflow.task.delegated', taskDelegated),
+  taskDelegated: eventContract('workflow.task.delegated', taskHandedOver),
   taskReturned: eventContract('workflow.task.returned', taskReturned),
   participantsAdded: eventContract('workflow.task.participants-added', participantsAdded),
 } as const;

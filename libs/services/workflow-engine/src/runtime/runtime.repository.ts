@@ -116,6 +116,17 @@ export class RuntimeRepository {
     return rows[0];
   }
 
+  /** Locks the instance a task belongs to, found through the task in the same statement (the instance is always locked first). */
+  async lockInstanceOfTask(manager: EntityManager, tenantId: string, taskId: string): Promise<InstanceRow | undefined> {
+    const rows: InstanceRow[] = await manager.query(
+      `SELECT ${INSTANCE} FROM "workflow"."instance"
+        WHERE "tenant_id" = $1 AND "id" = (SELECT t."instance_id" FROM "workflow"."task" t WHERE t."tenant_id" = $1 AND t."id" = $2)
+        FOR UPDATE`,
+      [tenantId, taskId],
+    );
+    return rows[0];
+  }
+
   /** Writes the walk's result; `version` must be the one read under the lock (it always is: a backstop). */
   async saveInstance(
     manager: EntityManager,
@@ -183,12 +194,15 @@ export class RuntimeRepository {
     return rows[0];
   }
 
-  /** Records the vote; only a Pending task is decided (the guarded update: 0 rows when it was not Pending). */
-  async decideTask(
+  /**
+   * Closes a Pending task: a vote (Approved, Rejected) or a hand-over (Transferred, Delegated). The
+   * guarded update is what makes racing votes safe: 0 rows (undefined) when the task was no longer Pending.
+   */
+  async closeTask(
     manager: EntityManager,
     tenantId: string,
     id: string,
-    status: 'Approved' | 'Rejected',
+    status: 'Approved' | 'Rejected' | 'Transferred' | 'Delegated',
     by: string,
     comment: string | null,
   ): Promise<TaskRow | undefined> {
@@ -196,23 +210,6 @@ export class RuntimeRepository {
       `UPDATE "workflow"."task" t SET "status" = $3, "decided_by" = $4, "decided_at" = clock_timestamp(), "comment" = $5
         WHERE t."tenant_id" = $1 AND t."id" = $2 AND t."status" = 'Pending' RETURNING ${TASK}`,
       [tenantId, id, status, by, comment],
-    );
-    return rows[0][0];
-  }
-
-  /** Closes a Pending task as Transferred or Delegated (guarded like a vote); undefined when it was not Pending. */
-  async closeTask(
-    manager: EntityManager,
-    tenantId: string,
-    id: string,
-    status: 'Transferred' | 'Delegated',
-    by: string,
-    comment: string | null,
-  ): Promise<TaskRow | undefined> {
-    const rows: [TaskRow[], number] = await manager.query(
-      `UPDATE "workflow"."task" t SET "status" = $5, "decided_by" = $3, "decided_at" = clock_timestamp(), "comment" = $4
-        WHERE t."tenant_id" = $1 AND t."id" = $2 AND t."status" = 'Pending' RETURNING ${TASK}`,
-      [tenantId, id, by, comment, status],
     );
     return rows[0][0];
   }

@@ -143,13 +143,8 @@ export class RuntimeService {
   ): Promise<TaskDecisionResponse> {
     const actor = actorOf(caller);
     const { tenantId } = caller;
-    const peek = await this.repository.task(tenantId, taskId);
-    if (!peek) throw new NotFoundError('Task');
     return this.dataSource.transaction(async (manager) => {
-      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
-      if (!instance) throw new NotFoundError('Task');
-      const task = await this.repository.task(tenantId, taskId, manager, true);
-      if (!task) throw new NotFoundError('Task');
+      const { instance, task } = await this.lockTask(manager, tenantId, taskId);
       if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may complete or reject it.');
       // The task's own state first: the loser of a race on an `any` node learns that its task was closed.
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
@@ -163,7 +158,7 @@ export class RuntimeService {
         throw new TaskOperationNotAllowedError(`A delegate's rejection goes back to "${task.owner}", who decides: it takes no target.`);
       }
       const status = vote.decision === 'approve' ? 'Approved' : 'Rejected';
-      const decided = await this.repository.decideTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
+      const decided = await this.repository.closeTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
       if (!decided) throw new TaskNotPendingError(task.id, 'no longer Pending');
       if (decided.owner !== null) return this.returnToOwner(manager, instance, decided, status, variables);
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
@@ -217,56 +212,9 @@ export class RuntimeService {
    * lock, like a vote, so a transfer and a vote on one node never both count.
    */
   async transfer(caller: TrustedCaller, taskId: string, input: { to: string; comment?: string }): Promise<TaskResponse> {
-    const actor = actorOf(caller);
-    const { tenantId } = caller;
-    const peek = await this.repository.task(tenantId, taskId);
-    if (!peek) throw new NotFoundError('Task');
-    return this.dataSource.transaction(async (manager) => {
-      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
-      const task = instance ? await this.repository.task(tenantId, taskId, manager, true) : undefined;
-      if (!instance || !task) throw new NotFoundError('Task');
-      if (task.assignee !== actor) throw new AuthorizationDeniedError('Only the task’s assignee may transfer it.');
-      if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
-      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be transferred.`);
-      const node = (await this.graphOfVersion(manager, instance.definition_version_id)).node(task.node_key);
-      if (node.kind !== 'approval' || node.operations?.transfer !== true)
-        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow transfer.`);
-      if (task.owner !== null) throw new TaskOperationNotAllowedError(`A delegated task cannot be transferred: it returns to "${task.owner}".`);
-      if (input.to === actor) throw new TaskOperationNotAllowedError('A task cannot be transferred to its own assignee.');
-      const parked = instance.position.parked[task.node_key];
-      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
-      if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
-      const closed = await this.repository.closeTask(manager, tenantId, task.id, 'Transferred', actor, input.comment ?? null);
-      if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
-      const opened = await this.repository.insertTask(manager, {
-        tenantId,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        visit: task.visit,
-        seq: task.seq,
-        assignee: input.to,
-      });
-      parked.assignees[task.seq] = input.to;
-      await this.repository.saveInstance(manager, instance);
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, {
-        tenantId,
-        taskId: task.id,
-        newTaskId: opened.id,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        from: actor,
-        to: input.to,
-      });
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCreated, {
-        tenantId,
-        taskId: opened.id,
-        instanceId: instance.id,
-        nodeKey: opened.node_key,
-        visit: opened.visit,
-        assignee: opened.assignee,
-      });
-      return taskOf(opened);
-    });
+    return this.onOwnTask(caller, taskId, 'transfer', (manager, instance, task, parked) =>
+      this.handOver(manager, caller, instance, task, parked, input, 'Transferred'),
+    );
   }
 
   /**
@@ -311,35 +259,48 @@ export class RuntimeService {
    * assignee. When the delegate completes or rejects, the seat comes back to the owner (Pending).
    */
   async delegate(caller: TrustedCaller, taskId: string, input: { to: string; comment?: string }): Promise<TaskResponse> {
+    return this.onOwnTask(caller, taskId, 'delegate', (manager, instance, task, parked) =>
+      this.handOver(manager, caller, instance, task, parked, input, 'Delegated'),
+    );
+  }
+
+  /**
+   * Transfer and delegation close the caller's task and open one on the same seat for `to`. A
+   * transfer gives the seat away (the parked assignee changes); a delegation keeps it (the new task's
+   * `owner` is the caller, to whom it returns).
+   */
+  private async handOver(
+    manager: EntityManager,
+    caller: TrustedCaller,
+    instance: InstanceRow,
+    task: TaskRow,
+    parked: ParkedApproval,
+    input: { to: string; comment?: string },
+    how: 'Transferred' | 'Delegated',
+  ): Promise<TaskResponse> {
     const actor = actorOf(caller);
-    return this.onOwnTask(caller, taskId, 'delegate', async (manager, instance, task) => {
-      const { tenantId } = caller;
-      if (input.to === actor) throw new TaskOperationNotAllowedError('A task cannot be delegated to its own assignee.');
-      if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
-      const closed = await this.repository.closeTask(manager, tenantId, task.id, 'Delegated', actor, input.comment ?? null);
-      if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
-      const opened = await this.repository.insertTask(manager, {
-        tenantId,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        visit: task.visit,
-        seq: task.seq,
-        assignee: input.to,
-        owner: actor,
-      });
-      await this.repository.saveInstance(manager, instance);
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, {
-        tenantId,
-        taskId: task.id,
-        newTaskId: opened.id,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        from: actor,
-        to: input.to,
-      });
-      await this.emitCreated(manager, opened);
-      return taskOf(opened);
+    const { tenantId } = caller;
+    const verb = how === 'Transferred' ? 'transferred' : 'delegated';
+    if (input.to === actor) throw new TaskOperationNotAllowedError(`A task cannot be ${verb} to its own assignee.`);
+    if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
+    const closed = await this.repository.closeTask(manager, tenantId, task.id, how, actor, input.comment ?? null);
+    if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
+    const opened = await this.repository.insertTask(manager, {
+      tenantId,
+      instanceId: instance.id,
+      nodeKey: task.node_key,
+      visit: task.visit,
+      seq: task.seq,
+      assignee: input.to,
+      owner: how === 'Delegated' ? actor : null,
     });
+    if (how === 'Transferred') parked.assignees[task.seq] = input.to;
+    await this.repository.saveInstance(manager, instance);
+    const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: actor, to: input.to };
+    if (how === 'Transferred') await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, handedOver);
+    else await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, handedOver);
+    await this.emitCreated(manager, opened);
+    return taskOf(opened);
   }
 
   /**
@@ -381,7 +342,7 @@ export class RuntimeService {
         parked.assignees.splice(task.seq, 0, ...input.subjects);
         openSeats.push(task.seq);
       } else {
-        own = await this.repository.decideTask(manager, tenantId, task.id, 'Approved', actor, comment);
+        own = await this.repository.closeTask(manager, tenantId, task.id, 'Approved', actor, comment);
         parked.assignees.splice(task.seq + 1, 0, ...input.subjects);
         openSeats.push(task.seq + 1);
       }
@@ -424,35 +385,39 @@ export class RuntimeService {
   }
 
   /**
-   * Delegate and add-participant: under the instance lock, the caller's own Pending, undelegated task
+   * Transfer, delegate and add-participant: under the instance lock (like a vote, so a hand-over and a
+   * vote on one node never both count), the caller's own Pending, undelegated task
    * of a Running instance at a node whose `operations` allow the operation.
    */
   private async onOwnTask<T>(
     caller: TrustedCaller,
     taskId: string,
-    operation: 'delegate' | 'addSigner',
+    operation: 'transfer' | 'delegate' | 'addSigner',
     run: (manager: EntityManager, instance: InstanceRow, task: TaskRow, parked: ParkedApproval) => Promise<T>,
   ): Promise<T> {
     const actor = actorOf(caller);
     const { tenantId } = caller;
-    const peek = await this.repository.task(tenantId, taskId);
-    if (!peek) throw new NotFoundError('Task');
     return this.dataSource.transaction(async (manager) => {
-      const instance = await this.repository.lockInstance(manager, tenantId, peek.instance_id);
-      const task = instance ? await this.repository.task(tenantId, taskId, manager, true) : undefined;
-      if (!instance || !task) throw new NotFoundError('Task');
-      if (task.assignee !== actor)
-        throw new AuthorizationDeniedError(`Only the task’s assignee may ${operation === 'delegate' ? 'delegate it' : 'add signers'}.`);
+      const { instance, task } = await this.lockTask(manager, tenantId, taskId);
+      if (task.assignee !== actor) throw new AuthorizationDeniedError(`Only the task’s assignee may ${OPERATION_WORDS[operation].may}.`);
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot change hands.`);
       const node = (await this.graphOfVersion(manager, instance.definition_version_id)).node(task.node_key);
       if (node.kind !== 'approval' || node.operations?.[operation] !== true)
-        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow ${operation === 'delegate' ? 'delegation' : 'adding signers'}.`);
+        throw new TaskOperationNotAllowedError(`Approval "${task.node_key}" does not allow ${OPERATION_WORDS[operation].noun}.`);
       if (task.owner !== null) throw new TaskOperationNotAllowedError(`This task was delegated by "${task.owner}": only they may hand it on.`);
       const parked = instance.position.parked[task.node_key];
       if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
       return run(manager, instance, task, parked);
     });
+  }
+
+  /** The task and its instance under the instance's lock (instance first, then the task: one lock order for every writer). */
+  private async lockTask(manager: EntityManager, tenantId: string, taskId: string): Promise<{ instance: InstanceRow; task: TaskRow }> {
+    const instance = await this.repository.lockInstanceOfTask(manager, tenantId, taskId);
+    const task = instance ? await this.repository.task(tenantId, taskId, manager, true) : undefined;
+    if (!instance || !task) throw new NotFoundError('Task');
+    return { instance, task };
   }
 
   /** Whether `subject` holds a seat of the task's node visit, or has an open task there (a delegate). */
@@ -663,15 +628,7 @@ export class RuntimeService {
     else if (effects.cancelled.length > 0) await this.repository.cancelPending(manager, instanceId, effects.cancelled);
     for (const open of effects.opened) {
       if (position.parked[open.nodeKey]?.visit !== open.visit) continue;
-      const task = await this.repository.insertTask(manager, { tenantId, instanceId, ...open });
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCreated, {
-        tenantId,
-        taskId: task.id,
-        instanceId,
-        nodeKey: task.node_key,
-        visit: task.visit,
-        assignee: task.assignee,
-      });
+      await this.emitCreated(manager, await this.repository.insertTask(manager, { tenantId, instanceId, ...open }));
     }
     for (const n of effects.notifications) {
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.ccNotified, { tenantId, instanceId, nodeKey: n.nodeKey, recipients: n.recipients });
@@ -722,6 +679,13 @@ export class RuntimeService {
     return { initiator, variables, membersOfRole: (role) => this.directory.membersOfRole(tenantId, role) };
   }
 }
+
+/** How the refusals of `onOwnTask` name each operation. */
+const OPERATION_WORDS = {
+  transfer: { may: 'transfer it', noun: 'transfer' },
+  delegate: { may: 'delegate it', noun: 'delegation' },
+  addSigner: { may: 'add signers', noun: 'adding signers' },
+} as const;
 
 /** A stored version is compiled already; parsing again only restores the typed shape (and refuses a damaged row loudly). */
 function graphOf(definition: Record<string, unknown>): DefinitionGraph {
