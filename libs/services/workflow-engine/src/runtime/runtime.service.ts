@@ -230,14 +230,7 @@ export class RuntimeService {
   ): Promise<TaskDecisionResponse> {
     const tenantId = instance.tenant_id;
     const owner = decided.owner as string;
-    const reopened = await this.repository.insertTask(manager, {
-      tenantId,
-      instanceId: instance.id,
-      nodeKey: decided.node_key,
-      visit: decided.visit,
-      seq: decided.seq,
-      assignee: owner,
-    });
+    const reopened = await this.openOnSeat(manager, decided, owner, null);
     const saved = await this.repository.saveInstance(manager, { ...instance, variables });
     await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReturned, {
       tenantId,
@@ -285,15 +278,7 @@ export class RuntimeService {
     if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
     const closed = await this.repository.closeTask(manager, tenantId, task.id, how, actor, input.comment ?? null);
     if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
-    const opened = await this.repository.insertTask(manager, {
-      tenantId,
-      instanceId: instance.id,
-      nodeKey: task.node_key,
-      visit: task.visit,
-      seq: task.seq,
-      assignee: input.to,
-      owner: how === 'Delegated' ? actor : null,
-    });
+    const opened = await this.openOnSeat(manager, task, input.to, how === 'Delegated' ? actor : null);
     if (how === 'Transferred') parked.assignees[task.seq] = input.to;
     await this.repository.saveInstance(manager, instance);
     const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: actor, to: input.to };
@@ -425,6 +410,19 @@ export class RuntimeService {
     if (instance.position.parked[task.node_key]?.assignees.includes(subject)) return true;
     const open = await this.repository.pendingTasks(manager, instance.id);
     return open.some((t) => t.node_key === task.node_key && t.visit === task.visit && t.assignee === subject);
+  }
+
+  /** A new Pending task on the seat `task` held (same node visit and place in its assignee list). */
+  private openOnSeat(manager: EntityManager, task: TaskRow, assignee: string, owner: string | null): Promise<TaskRow> {
+    return this.repository.insertTask(manager, {
+      tenantId: task.tenant_id,
+      instanceId: task.instance_id,
+      nodeKey: task.node_key,
+      visit: task.visit,
+      seq: task.seq,
+      assignee,
+      owner,
+    });
   }
 
   private async emitCreated(manager: EntityManager, task: TaskRow): Promise<void> {
