@@ -396,6 +396,33 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: definit
       expect(res.body.history.totalCount).toBe(5);
     });
 
+    it('puts one workflow.definition.deployment-changed event in the outbox per binding change, in order', async () => {
+      const rows: Array<{ envelope: { payload: Record<string, unknown> } }> = await sql.query(
+        `SELECT envelope FROM workflow.outbox_message WHERE event_type = 'workflow.definition.deployment-changed' AND envelope->'payload'->>'key' = $1 ORDER BY id`,
+        [KEY.split('/').pop()],
+      );
+      expect(rows.map((r) => r.envelope.payload)).toEqual([
+        expect.objectContaining({
+          action: 'grayscale',
+          status: 'grayscale',
+          activeDefinitionId: v1,
+          activeVersion: 1,
+          fromDefinitionId: v2,
+          previousDefinitionId: v2,
+          changedBy: 'wanda',
+        }),
+        expect.objectContaining({ action: 'complete-grayscale', status: 'active', activeDefinitionId: v1, fromDefinitionId: v1, previousDefinitionId: v2 }),
+        expect.objectContaining({
+          action: 'rollback',
+          status: 'active',
+          activeDefinitionId: v2,
+          activeVersion: 2,
+          fromDefinitionId: v1,
+          previousDefinitionId: null,
+        }),
+      ]);
+    });
+
     it('pages the versions newest first, and reads one version with its definition', async () => {
       const first = await as('vic').get(`${KEY}/versions?pageSize=1`).expect(200);
       expect(first.body).toMatchObject({ pageIndex: 0, pageSize: 1, totalCount: 2, items: [{ id: v2, version: 2 }] });

@@ -15,12 +15,30 @@ const definitionPublished = z.object({
 });
 export type DefinitionPublishedPayload = z.infer<typeof definitionPublished>;
 
+const deploymentChanged = z.object({
+  tenantId: z.string().min(1),
+  key: z.string().min(1),
+  /** The binding change: a switch (grayscale), a status promotion (complete-grayscale) or a restore (rollback). */
+  action: z.enum(['grayscale', 'complete-grayscale', 'rollback']),
+  /** The binding's status after the change. */
+  status: z.enum(['active', 'grayscale']),
+  activeDefinitionId: z.string().uuid(),
+  activeVersion: z.number().int().positive(),
+  /** The version that was active before the change (the same as the active one after complete-grayscale). */
+  fromDefinitionId: z.string().uuid(),
+  previousDefinitionId: z.string().uuid().nullable(),
+  changedBy: z.string().min(1),
+});
+export type DefinitionDeploymentChangedPayload = z.infer<typeof deploymentChanged>;
+
 /**
  * The `workflow.definition.*` events workflow-engine publishes through its outbox (the
  * webhook-dispatcher will consume `workflow.*`).
  */
 export const WorkflowDefinitionEvents = {
   published: eventContract('workflow.definition.published', definitionPublished),
+  /** New starts follow the active version; running instances stay on theirs, so subscribers may want to know. */
+  deploymentChanged: eventContract('workflow.definition.deployment-changed', deploymentChanged),
 } as const;
 
 export const WORKFLOW_DEFINITION_EVENT_FAMILY = eventFamily('workflow.definition.*', WorkflowDefinitionEvents);

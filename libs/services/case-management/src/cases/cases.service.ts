@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { CaseEvents, DataScope, event, LitigationCase, NotFoundError, Page, TrustedCaller, ValidCreateCase } from '@lp/contracts';
+import { CaseEvents, DataScope, LitigationCase, NotFoundError, Page, TrustedCaller, ValidCreateCase } from '@lp/contracts';
 import { InjectConfig } from '@lp/platform/config';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
+import { OutboxWriter } from '@lp/platform/messaging';
 import { CaseManagementConfig, caseManagementConfig } from '../case-management.config';
 import { LitigationCaseEntity } from '../store';
 import { litigationCaseOf } from './case.mapping';
@@ -67,18 +67,22 @@ export class CasesService {
       );
       const created = await this.repository.findInTenant(tenantId, id, manager);
       if (!created) throw new Error(`case ${id} vanished inside its own transaction`);
-      const { type, payload } = event(CaseEvents.created, {
+      await this.outbox.addEvent(
+        manager,
+        CaseEvents.created,
+        {
+          tenantId,
+          caseId: created.id,
+          matterNumber: created.matterNumber,
+          title: created.title,
+          caseType: created.caseType,
+          claimAmount: created.claimAmount,
+          currency: created.currency,
+          owner: created.owner,
+          officeId: created.officeId,
+        },
         tenantId,
-        caseId: created.id,
-        matterNumber: created.matterNumber,
-        title: created.title,
-        caseType: created.caseType,
-        claimAmount: created.claimAmount,
-        currency: created.currency,
-        owner: created.owner,
-        officeId: created.officeId,
-      });
-      await this.outbox.add(manager, createEventEnvelope(type, payload, { tenantId }));
+      );
       return created;
     });
     this.logger.log(`case ${row.matterNumber} (${row.id}) created in tenant ${tenantId}`);

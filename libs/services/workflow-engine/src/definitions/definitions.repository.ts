@@ -156,9 +156,9 @@ export class DefinitionsRepository {
   }
 
   /** Summaries (no JSON) of the given ids within the tenant, by id. */
-  async versionsByIds(tenantId: string, ids: string[]): Promise<Map<string, VersionRow>> {
+  async versionsByIds(tenantId: string, ids: string[], manager?: EntityManager): Promise<Map<string, VersionRow>> {
     if (ids.length === 0) return new Map();
-    const rows: VersionRow[] = await this.q().query(
+    const rows: VersionRow[] = await this.q(manager).query(
       `SELECT ${VERSION_SUMMARY} FROM "workflow"."definition_version" v WHERE v."tenant_id" = $1 AND v."id" = ANY($2::uuid[])`,
       [tenantId, ids],
     );

@@ -1,11 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { event, NotFoundError, Page, TrustedCaller, WorkflowDefinitionEvents } from '@lp/contracts';
+import { DefinitionDeploymentChangedPayload, NotFoundError, Page, TrustedCaller, WorkflowDefinitionEvents } from '@lp/contracts';
 import { InjectConfig } from '@lp/platform/config';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
+import { OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, compileDefinition, SimulationRequest, simulateDefinition, validateDefinition, WorkflowDefinition } from '../engine';
-import type { DeploymentAction, VersionSource } from '../store';
+import type { VersionSource } from '../store';
 import { WorkflowEngineConfig, workflowEngineConfig } from '../workflow-engine.config';
 import { ASSIGNEE_DIRECTORY } from './assignee-directory';
 import {
@@ -263,17 +263,21 @@ export class DefinitionsService {
     const previous = binding?.active_version_id ?? null;
     await this.repository.upsertBinding(manager, tenantId, key, { activeVersionId: created.id, previousVersionId: previous, status: 'active', actor });
     await this.repository.recordDeployment(manager, tenantId, key, { action: source, fromVersionId: previous, toVersionId: created.id, actor });
-    const { type, payload } = event(WorkflowDefinitionEvents.published, {
+    await this.outbox.addEvent(
+      manager,
+      WorkflowDefinitionEvents.published,
+      {
+        tenantId,
+        key,
+        definitionId: created.id,
+        version: created.version,
+        checksum,
+        source,
+        previousDefinitionId: previous,
+        publishedBy: actor,
+      },
       tenantId,
-      key,
-      definitionId: created.id,
-      version: created.version,
-      checksum,
-      source,
-      previousDefinitionId: previous,
-      publishedBy: actor,
-    });
-    await this.outbox.add(manager, createEventEnvelope(type, payload, { tenantId }));
+    );
     this.logger.log(`definition ${key} v${created.version} (${created.id}) ${source} in tenant ${tenantId}`);
     return created;
   }
@@ -285,7 +289,12 @@ export class DefinitionsService {
     decide: (
       manager: EntityManager,
       binding: BindingRow,
-    ) => Promise<{ activeVersionId: string; previousVersionId: string | null; status: 'active' | 'grayscale'; action: DeploymentAction }>,
+    ) => Promise<{
+      activeVersionId: string;
+      previousVersionId: string | null;
+      status: 'active' | 'grayscale';
+      action: DefinitionDeploymentChangedPayload['action'];
+    }>,
   ): Promise<BindingResponse> {
     const tenantId = caller.tenantId;
     const actor = actorOf(caller);
@@ -301,6 +310,25 @@ export class DefinitionsService {
         toVersionId: next.activeVersionId,
         actor,
       });
+      const active = (await this.repository.versionsByIds(tenantId, [next.activeVersionId], manager)).get(next.activeVersionId);
+      if (!active) throw new Error(`binding of ${key} names a missing version`);
+      await this.outbox.addEvent(
+        manager,
+        WorkflowDefinitionEvents.deploymentChanged,
+        {
+          tenantId,
+          key,
+          action: next.action,
+          status: next.status,
+          activeDefinitionId: active.id,
+          activeVersion: active.version,
+          fromDefinitionId: binding.active_version_id,
+          previousDefinitionId: next.previousVersionId,
+          changedBy: actor,
+        },
+        tenantId,
+      );
+      this.logger.log(`definition ${key} ${next.action}: v${active.version} (${active.id}) active, status ${next.status}, in tenant ${tenantId}`);
     });
     const binding = await this.repository.binding(tenantId, key);
     if (!binding) throw new Error(`binding of ${key} vanished`);

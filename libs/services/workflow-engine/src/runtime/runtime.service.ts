@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
-import { AnyEventContract, AuthorizationDeniedError, event, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
+import { AnyEventContract, AuthorizationDeniedError, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
+import { OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
@@ -646,8 +646,7 @@ export class RuntimeService {
   }
 
   private async emit<C extends AnyEventContract>(manager: EntityManager, tenantId: string, contract: C, payload: EventPayloadOf<C>): Promise<void> {
-    const { type, payload: body } = event(contract, payload);
-    await this.outbox.add(manager, createEventEnvelope(type, body, { tenantId }));
+    await this.outbox.addEvent(manager, contract, payload, tenantId);
   }
 
   /**

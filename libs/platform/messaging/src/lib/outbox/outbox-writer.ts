@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { EventEnvelope } from '@lp/contracts';
+import { AnyEventContract, event, EventEnvelope, EventPayloadOf } from '@lp/contracts';
 import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { assertEventEnvelope } from '../events/event-envelope';
+import { assertEventEnvelope, createEventEnvelope } from '../events/event-envelope';
 import { OutboxMessage } from './outbox-message.entity';
 
 /** Set on the transaction's query runner so the relay can publish right after the commit. */
@@ -36,5 +36,11 @@ export class OutboxWriter {
     // TypeORM's deep-partial type cannot follow a jsonb column's `unknown` payload.
     await manager.insert(OutboxMessage, rows as QueryDeepPartialEntity<OutboxMessage>[]);
     queryRunner.data[OUTBOX_WRITTEN] = true;
+  }
+
+  /** One event of a contract: the payload is checked against the contract's schema before it is written. */
+  async addEvent<C extends AnyEventContract>(manager: EntityManager, contract: C, payload: EventPayloadOf<C>, tenantId: string): Promise<void> {
+    const { type, payload: checked } = event(contract, payload);
+    await this.add(manager, createEventEnvelope(type, checked, { tenantId }));
   }
 }
