@@ -59,6 +59,7 @@ const signable = {
 const byRole = { name: 'By role', nodes: [{ kind: 'approval', key: 'any-approver', mode: 'any', assignees: [{ kind: 'role', role: 'workflow-approver' }] }] };
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
+const solo = { name: 'Solo', nodes: [approval('solo', ['pia'])] };
 
 interface Task {
   id: string;
@@ -104,6 +105,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.grantRole('default', 'mia', 'workflow-admin', MANAGE);
     for (const sub of ['lena', 'otto', 'anna', 'ben', 'carl', 'dora', 'finn']) await platform.grantRole('default', sub, 'workflow-approver', APPROVE);
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
+    // pia approves through a role whose DataScope is `office`, and she belongs to no office: her lists reach no rows.
+    await platform.grantRole('default', 'pia', 'workflow-approver-office', APPROVE);
+    await platform.sql.query(`UPDATE authz.role SET data_scope = 'office' WHERE tenant_id = 'default' AND name = 'workflow-approver-office'`);
     await platform.grantRole('acme', 'alice', 'workflow-all', [...DESIGN, ...START, ...APPROVE]);
     await platform.seedTenantAdmin('globex', 'gus');
     for (const [key, definition] of Object.entries({
@@ -116,6 +120,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       delegable,
       signable,
       'by-role': byRole,
+      solo,
     })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
@@ -442,6 +447,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     // Someone else's task in the same tenant: the permission is there, the task is not theirs.
     expectProblem(await as('anna').get(`${TASKS}/${task.id}`), 403, 'Authorization.Denied');
     expectProblem(await complete('anna', task), 403, 'Authorization.Denied');
+  });
+
+  it('applies the DataScope of the caller’s permit to the todo list and its count alike (office scope without offices: no rows)', async () => {
+    const id = (await start('solo', 'SCOPE-1').expect(201)).body.id;
+    const task = await taskOf(id, 'pia');
+    expect(await n(`SELECT count(*)::int AS n FROM workflow.task WHERE tenant_id = 'default' AND assignee = 'pia' AND status = 'Pending'`)).toBe(1);
+    const list = (await as('pia').get(`${TASKS}/todo`).expect(200)).body;
+    expect(list).toMatchObject({ items: [], totalCount: 0 });
+    expect((await as('pia').get(`${TASKS}/todo/count`).expect(200)).body.count).toBe(0);
+    // The scope narrows lists only: the task itself is hers to read and decide.
+    expect((await as('pia').get(`${TASKS}/${task.id}`).expect(200)).body).toMatchObject({ id: task.id, assignee: 'pia' });
+    expect((await complete('pia', task).expect(200)).body.instance.status).toBe('Approved');
   });
 
   it('another tenant’s task and instance ids are 404, and so is an id that is not a UUID', async () => {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
+import type { DataScope } from '@lp/contracts';
+import { applyDataScope } from '@lp/authz-guard';
+import { WorkflowInstanceEntity, WorkflowTaskEntity } from '../store';
 import type { InstanceStatus, TaskStatus } from '../store';
 import type { WalkPosition } from './runtime-walk';
 
@@ -241,20 +244,37 @@ export class RuntimeRepository {
     ]);
   }
 
-  /** The caller's open tasks: one predicate for the page and the count, so the badge matches the list. */
-  private static readonly TODO = `t."tenant_id" = $1 AND t."assignee" = $2 AND t."status" = 'Pending'`;
   private static readonly DONE = `t."tenant_id" = $1 AND t."decided_by" = $2 AND t."status" IN ('Approved', 'Rejected')`;
 
-  async todoPage(tenantId: string, subject: string, window: { skip: number; take: number }): Promise<[TaskListRow[], number]> {
-    return this.listPage(RuntimeRepository.TODO, `t."created_at" DESC, t."id"`, tenantId, subject, window);
+  /**
+   * The caller's open tasks within the DataScope of their `workflow.task.view` permit: one query for
+   * the page and the count, so the badge always matches the list. The list only ever holds the
+   * caller's own tasks (assignee = the acting subject), so an `own` scope narrows nothing further;
+   * `instances` keeps the listed task ids; `office` matches nothing, since instances carry no office
+   * (spec §1.5: office comes from the server context, and tokens carry none yet) and failing closed
+   * beats guessing; `none` matches nothing.
+   */
+  private todoQuery(scope: DataScope, subject: string): SelectQueryBuilder<WorkflowTaskEntity> {
+    const qb = this.q().createQueryBuilder(WorkflowTaskEntity, 't').where(`t."assignee" = :todoSubject AND t."status" = 'Pending'`, { todoSubject: subject });
+    const narrowing: DataScope = scope.kind === 'own' ? { kind: 'tenant', tenantId: scope.tenantId } : scope;
+    return applyDataScope(qb, narrowing, { tenant: 't."tenant_id"', id: 't."id"', resourceType: 'task' });
   }
 
-  async todoCount(tenantId: string, subject: string): Promise<number> {
-    const rows: Array<{ n: number }> = await this.q().query(`SELECT count(*)::int AS n FROM "workflow"."task" t WHERE ${RuntimeRepository.TODO}`, [
-      tenantId,
-      subject,
-    ]);
-    return rows[0]?.n ?? 0;
+  async todoPage(scope: DataScope, subject: string, window: { skip: number; take: number }): Promise<[TaskListRow[], number]> {
+    const items: TaskListRow[] = await this.todoQuery(scope, subject)
+      .innerJoin(WorkflowInstanceEntity, 'i', 'i."id" = t."instance_id" AND i."tenant_id" = t."tenant_id"')
+      .select(TASK_LIST)
+      .orderBy('t."created_at"', 'DESC')
+      .addOrderBy('t."id"')
+      .limit(window.take)
+      .offset(window.skip)
+      .getRawMany();
+    return [items, await this.todoCount(scope, subject)];
+  }
+
+  async todoCount(scope: DataScope, subject: string): Promise<number> {
+    const row: { n: number } | undefined = await this.todoQuery(scope, subject).select('count(*)::int', 'n').getRawOne();
+    return row?.n ?? 0;
   }
 
   async donePage(tenantId: string, subject: string, window: { skip: number; take: number }): Promise<[TaskListRow[], number]> {

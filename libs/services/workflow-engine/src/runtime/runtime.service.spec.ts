@@ -1,4 +1,4 @@
-import { AuthorizationDeniedError, TrustedCaller } from '@lp/contracts';
+import { AuthorizationDeniedError, DataScope, TrustedCaller } from '@lp/contracts';
 import { PageQuery } from '@lp/platform/http';
 import type { DataSource } from 'typeorm';
 import type { OutboxWriter } from '@lp/platform/messaging';
@@ -11,11 +11,12 @@ describe('RuntimeService: the actor', () => {
     membersOfRole: () => Promise.resolve([]),
   });
   const subjectless: TrustedCaller = { kind: 'user', subject: '', tenantId: 'default', scopes: [], claimsDigest: 'x' };
+  const tenantScope: DataScope = { kind: 'tenant', tenantId: 'default' };
 
   it('refuses a caller without a subject on every route with 403 before reading anything', async () => {
     for (const call of [
-      () => service.todo(subjectless, new PageQuery()),
-      () => service.todoCount(subjectless),
+      () => service.todo(subjectless, tenantScope, new PageQuery()),
+      () => service.todoCount(subjectless, tenantScope),
       () => service.done(subjectless, new PageQuery()),
       () => service.task(subjectless, '00000000-0000-4000-8000-000000000000'),
       () => service.markRead(subjectless, '00000000-0000-4000-8000-000000000000'),

@@ -1,7 +1,16 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
-import { AnyEventContract, AuthorizationDeniedError, EventPayloadOf, NotFoundError, Page, TrustedCaller, WorkflowRuntimeEvents } from '@lp/contracts';
+import {
+  AnyEventContract,
+  AuthorizationDeniedError,
+  DataScope,
+  EventPayloadOf,
+  NotFoundError,
+  Page,
+  TrustedCaller,
+  WorkflowRuntimeEvents,
+} from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
 import { OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
@@ -567,13 +576,13 @@ export class RuntimeService {
     return instance;
   }
 
-  async todo(caller: TrustedCaller, page: PageQuery): Promise<Page<TaskResponse>> {
-    const [rows, total] = await this.repository.todoPage(caller.tenantId, actorOf(caller), pageWindow(page));
+  async todo(caller: TrustedCaller, scope: DataScope, page: PageQuery): Promise<Page<TaskResponse>> {
+    const [rows, total] = await this.repository.todoPage(scope, actorOf(caller), pageWindow(page));
     return pageOf(rows.map(taskOf), total, page);
   }
 
-  async todoCount(caller: TrustedCaller): Promise<{ count: number }> {
-    return { count: await this.repository.todoCount(caller.tenantId, actorOf(caller)) };
+  async todoCount(caller: TrustedCaller, scope: DataScope): Promise<{ count: number }> {
+    return { count: await this.repository.todoCount(scope, actorOf(caller)) };
   }
 
   async done(caller: TrustedCaller, page: PageQuery): Promise<Page<TaskResponse>> {

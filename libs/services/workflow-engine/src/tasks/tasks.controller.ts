@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AuthorizationAction, Page, TrustedCaller } from '@lp/contracts';
-import { Authorize } from '@lp/authz-guard';
+import { AuthorizationAction, DataScope, Page, TrustedCaller } from '@lp/contracts';
+import { Authorize, CurrentDataScope } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { PageQuery, TimeoutPolicy } from '@lp/platform/http';
 import { TaskCountResponse, TaskPage, TaskResponse } from '../runtime/dto/runtime.responses';
@@ -13,8 +13,9 @@ const DENIED = ApiForbiddenResponse({ description: 'Authorization.Denied: no `wo
 
 /**
  * The task center under /api/workflow/tasks (spec §4 "Workflow tasks", docs/runtime.md). Lists are
- * the caller's own tasks, filtered in SQL within the caller's tenant; the count uses the same
- * predicate as the todo list, so the badge always equals the list's `totalCount`.
+ * the caller's own tasks, filtered in SQL within the caller's tenant (the todo list and its count
+ * also by the DataScope of the caller's permit); the count uses the same query as the todo list, so
+ * the badge always equals the list's `totalCount`.
  */
 @ApiTags('Workflow-Tasks')
 @ApiBearerAuth()
@@ -27,8 +28,8 @@ export class TasksController {
   @ApiOperation({ summary: 'The caller’s Pending tasks, newest first.' })
   @ApiOkResponse({ type: TaskPage })
   @DENIED
-  todo(@Caller() caller: TrustedCaller, @Query() page: PageQuery): Promise<Page<TaskResponse>> {
-    return this.runtime.todo(caller, page);
+  todo(@Caller() caller: TrustedCaller, @CurrentDataScope() scope: DataScope, @Query() page: PageQuery): Promise<Page<TaskResponse>> {
+    return this.runtime.todo(caller, scope, page);
   }
 
   @Get('todo/count')
@@ -36,8 +37,8 @@ export class TasksController {
   @ApiOperation({ summary: 'How many Pending tasks the caller has: the todo list’s totalCount (same predicate).' })
   @ApiOkResponse({ type: TaskCountResponse })
   @DENIED
-  todoCount(@Caller() caller: TrustedCaller): Promise<TaskCountResponse> {
-    return this.runtime.todoCount(caller);
+  todoCount(@Caller() caller: TrustedCaller, @CurrentDataScope() scope: DataScope): Promise<TaskCountResponse> {
+    return this.runtime.todoCount(caller, scope);
   }
 
   @Get('done')
