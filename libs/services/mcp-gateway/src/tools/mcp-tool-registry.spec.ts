@@ -40,7 +40,16 @@ const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name);
 
 describe('McpToolRegistry.listFor', () => {
   it('lists every tool to a caller holding every permission, from one batch as the caller', async () => {
-    const { registry, asked } = registryPermitting(['cases.case.create', 'cases.case.view', 'operations.jobs.view', 'operations.jobs.manage']);
+    const { registry, asked } = registryPermitting([
+      'cases.case.create',
+      'cases.case.view',
+      'operations.jobs.view',
+      'operations.jobs.manage',
+      'workflow.task.view',
+      'workflow.task.approve',
+      'workflow.task.reject',
+      'workflow.instance.create',
+    ]);
     expect(names(await registry.listFor(caller))).toEqual([
       'create_litigation_case',
       'get_case_by_id',
@@ -48,11 +57,15 @@ describe('McpToolRegistry.listFor', () => {
       'check_authorization',
       'list_jobs',
       'run_job',
+      'list_my_workflow_tasks',
+      'approve_workflow_task',
+      'reject_workflow_task',
+      'start_workflow',
     ]);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ pattern: 'authz.decide-batch', message: { caller } });
     // One question per distinct permission, no instance.
-    expect((asked[0] as { message: { payload: { requests: unknown[] } } }).message.payload.requests).toHaveLength(4);
+    expect((asked[0] as { message: { payload: { requests: unknown[] } } }).message.payload.requests).toHaveLength(8);
   });
 
   it('shows a caller with only cases.case.view the read tool and the always-listed ones', async () => {

@@ -2,11 +2,11 @@ import { checkAuthorizationTool, getMyPermissionsTool } from './authorization.to
 import { createLitigationCaseTool, getCaseByIdTool } from './case.tools';
 import { AnyMcpTool } from './mcp-tool';
 import { listJobsTool, runJobTool } from './operations.tools';
+import { approveWorkflowTaskTool, listMyWorkflowTasksTool, rejectWorkflowTaskTool, startWorkflowTool } from './workflow.tools';
 
 /**
- * The gateway's tool catalog, in the order tools/list shows it. Planned, one declaration each when
- * their services exist: my todo tasks, approve/reject a task, start a workflow (workflow-engine),
- * list webhook subscriptions (webhook-dispatcher).
+ * The gateway's tool catalog, in the order tools/list shows it. Planned, one declaration when its
+ * service exists: list webhook subscriptions (webhook-dispatcher).
  */
 export const MCP_TOOLS: readonly AnyMcpTool[] = [
   createLitigationCaseTool,
@@ -15,4 +15,8 @@ export const MCP_TOOLS: readonly AnyMcpTool[] = [
   checkAuthorizationTool,
   listJobsTool,
   runJobTool,
+  listMyWorkflowTasksTool,
+  approveWorkflowTaskTool,
+  rejectWorkflowTaskTool,
+  startWorkflowTool,
 ];

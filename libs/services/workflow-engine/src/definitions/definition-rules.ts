@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { DEFINITION_KEY_PATTERN } from '@lp/contracts';
+
+export { DEFINITION_KEY_PATTERN };
 
 /**
  * Definition keys: lower-case kebab slugs, 1–64 characters, letters and digits at both ends
@@ -6,7 +9,6 @@ import { createHash } from 'node:crypto';
  * no escaping. The words below are path segments of sibling routes (`/definitions/versions/{id}`,
  * `/definitions/schema`, …): a key spelled like one would make two routes ambiguous.
  */
-export const DEFINITION_KEY_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 export const RESERVED_DEFINITION_KEYS: ReadonlySet<string> = new Set(['versions', 'schema', 'designer-schema', 'validate', 'simulate']);
 
 /** Why `key` is not a definition key, or undefined when it is one. */

@@ -25,6 +25,14 @@ function contextFor(method: string, handler: keyof Routes, withCaller = true): E
   } as unknown as ExecutionContext;
 }
 
+function rpcContextFor(handler: keyof Routes, message: unknown): ExecutionContext {
+  return {
+    getType: () => 'rpc',
+    getHandler: () => Routes.prototype[handler],
+    switchToRpc: () => ({ getData: () => message }),
+  } as unknown as ExecutionContext;
+}
+
 describe('WorkflowRuntimeGuard', () => {
   const asked: string[] = [];
   let enabled = false;
@@ -55,6 +63,15 @@ describe('WorkflowRuntimeGuard', () => {
     await expect(guard.canActivate(contextFor('HEAD', 'write'))).resolves.toBe(true);
     await expect(guard.canActivate(contextFor('POST', 'validate'))).resolves.toBe(true);
     expect(asked).toEqual([]);
+  });
+
+  it('treats every RPC handler as a write unless exempt, and leaves a message without a well-formed caller to the authorization guard', async () => {
+    await expect(guard.canActivate(rpcContextFor('write', { caller, payload: {} }))).rejects.toMatchObject({ code: 'Feature.Disabled' });
+    await expect(guard.canActivate(rpcContextFor('validate', { caller, payload: {} }))).resolves.toBe(true);
+    for (const message of [null, 'x', { payload: {} }, { caller: { kind: 'user', subject: 'x' } }]) {
+      await expect(guard.canActivate(rpcContextFor('write', message))).resolves.toBe(true);
+    }
+    expect(asked).toEqual(['acme/workflow.runtime']);
   });
 
   it('an exemption needs a reason', () => {

@@ -50,8 +50,8 @@ import { InstanceResponse, ParticipantsAddedResponse, ProgressResponse, RemindRe
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
-const INSTANCE = { module: 'workflow', resource: 'instance' } as const;
-const TASK = { module: 'workflow', resource: 'task' } as const;
+export const INSTANCE = { module: 'workflow', resource: 'instance' } as const;
+export const TASK = { module: 'workflow', resource: 'task' } as const;
 const DENIED = ApiForbiddenResponse({
   description: 'Authorization.Denied (no permission, or not the task’s assignee), or Feature.Disabled (`workflow.runtime` off); nothing is written.',
 });

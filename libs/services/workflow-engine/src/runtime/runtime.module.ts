@@ -7,11 +7,12 @@ import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { RuntimeController } from './runtime.controller';
 import { RuntimeRepository } from './runtime.repository';
 import { RuntimeService } from './runtime.service';
+import { RuntimeRpcController } from './runtime.rpc-controller';
 
 /** Instances and tasks: the runtime routes and the task center (docs/runtime.md). */
 @Module({
   imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES)],
-  controllers: [RuntimeController, TasksController],
+  controllers: [RuntimeController, TasksController, RuntimeRpcController],
   providers: [RuntimeService, RuntimeRepository, TaskFactsLoader, InstanceFactsLoader, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
 })
 export class RuntimeModule {}

@@ -1,34 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { z } from 'zod';
-import { DEFINITION_KEY_PATTERN } from '../../definitions/definition-rules';
+import { DEFINITION_KEY_PATTERN } from '@lp/contracts';
 
 const variables = z.record(z.string(), z.unknown());
 
-export const startInstanceSchema = z.strictObject({
-  definitionKey: z.string().regex(DEFINITION_KEY_PATTERN).max(64),
-  businessKey: z.string().trim().min(1).max(200),
-  variables: variables.optional().transform((v) => v ?? {}),
-  priority: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .optional()
-    .transform((p) => p ?? 0),
-});
-export type StartInstance = z.output<typeof startInstanceSchema>;
-
-export const completeTaskSchema = z
-  .strictObject({ comment: z.string().max(2000).optional(), variables: variables.optional() })
-  .optional()
-  .transform((b) => b ?? {});
-export type CompleteTask = z.output<typeof completeTaskSchema>;
-
-export const rejectTaskSchema = z
-  .strictObject({ comment: z.string().max(2000).optional(), target: z.string().min(1).max(64).optional() })
-  .optional()
-  .transform((b) => b ?? {});
-export type RejectTask = z.output<typeof rejectTaskSchema>;
+// The start, complete and reject bodies are the RPC contract's schemas too (`WorkflowRpc`), so both doors validate alike.
+export { completeTaskSchema, rejectTaskSchema, startInstanceSchema } from '@lp/contracts';
+export type { CompleteTask, RejectTask, StartInstance } from '@lp/contracts';
 
 export class StartInstanceDto {
   @ApiProperty({ pattern: DEFINITION_KEY_PATTERN.source, maxLength: 64, description: 'The definition key; the instance runs on its active version.' })
