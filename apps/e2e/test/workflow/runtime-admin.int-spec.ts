@@ -76,7 +76,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: adminis
     audit: await n(`SELECT count(*)::int AS n FROM workflow.admin_audit`),
   });
   const progress = async (id: string, tenantId = 'default') =>
-    (await as(tenantId === 'default' ? 'mia' : 'gus', tenantId).get(`${RUNTIME}/instances/${id}/progress`).expect(200)).body;
+    (
+      await as(tenantId === 'default' ? 'mia' : 'gus', tenantId)
+        .get(`${RUNTIME}/instances/${id}/progress`)
+        .expect(200)
+    ).body;
   const tasks = async (id: string): Promise<Task[]> => (await progress(id)).nodes.flatMap((node: { tasks: Task[] }) => node.tasks);
   const pending = async (id: string) => (await tasks(id)).filter((t) => t.status === 'Pending');
   const taskOf = async (id: string, assignee: string): Promise<Task> => {
@@ -338,7 +342,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: adminis
 
       // Each vote counts once: the assignee's own vote is refused, a second proxy too.
       expectProblem(await complete('anna', anna), 409, 'Workflow.Task.NotPending');
-      expect((await batch({ taskIds: [anna.id] }).expect(200)).body.results[0]).toMatchObject({ outcome: 'failed', status: 409, code: 'Workflow.Task.NotPending' });
+      expect((await batch({ taskIds: [anna.id] }).expect(200)).body.results[0]).toMatchObject({
+        outcome: 'failed',
+        status: 409,
+        code: 'Workflow.Task.NotPending',
+      });
       // The assignee left decides, and the flow moves on.
       expect((await complete('carl', carl).expect(200)).body.nodeClosed).toBe(true);
       expect((await pending(trioId)).map((t) => t.assignee)).toEqual(['dora']);

@@ -131,7 +131,11 @@ export class RuntimeWalk {
     if (!graph.has(nodeKey)) throw new WalkError('Workflow.Runtime.NodeNotAllowed', 422, `The definition has no node "${nodeKey}".`);
     const node = graph.node(nodeKey);
     if (node.kind !== 'approval') {
-      throw new WalkError('Workflow.Runtime.NodeNotAllowed', 422, `Node "${nodeKey}" is a ${node.kind} node: an instance can only be placed at an approval node.`);
+      throw new WalkError(
+        'Workflow.Runtime.NodeNotAllowed',
+        422,
+        `Node "${nodeKey}" is a ${node.kind} node: an instance can only be placed at an approval node.`,
+      );
     }
   }
 

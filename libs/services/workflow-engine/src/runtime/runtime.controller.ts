@@ -61,7 +61,12 @@ import {
 import {
   BatchCompleteResponse,
   InstanceResponse,
-  ParticipantsAddedResponse, ProgressResponse, RemindResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+  ParticipantsAddedResponse,
+  ProgressResponse,
+  RemindResponse,
+  TaskDecisionResponse,
+  TaskResponse,
+} from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
@@ -440,7 +445,8 @@ export class RuntimeController {
   @ApiBadRequestResponse({ description: 'Validation.Failed.' })
   @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
   @ApiUnprocessableEntityResponse({
-    description: 'Workflow.Runtime.OperationNotAllowed: `to` is the initiator already, or has a seat where the applicant’s would pass to them; nothing is written.',
+    description:
+      'Workflow.Runtime.OperationNotAllowed: `to` is the initiator already, or has a seat where the applicant’s would pass to them; nothing is written.',
   })
   @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState (ended) or Workflow.ConcurrencyConflict.' })
   @DENIED

@@ -706,7 +706,8 @@ export class RuntimeService {
           parked.assignees[seq] = input.to;
           const task = atVisit.find((t) => t.seq === seq);
           if (task?.owner === from) await this.repository.setOwner(manager, tenantId, task.id, input.to);
-          else if (task?.assignee === from) reassigned.push(await this.passSeat(manager, instance, task, parked, { to: input.to, by: actor, comment: reason }, 'Transferred'));
+          else if (task?.assignee === from)
+            reassigned.push(await this.passSeat(manager, instance, task, parked, { to: input.to, by: actor, comment: reason }, 'Transferred'));
         }
       }
       await this.repository.setInitiator(manager, tenantId, instance.id, input.to);
@@ -769,11 +770,13 @@ export class RuntimeService {
       const { instance, task } = await this.lockTask(manager, tenantId, taskId);
       if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
-      if (task.owner !== null) throw new TaskOperationNotAllowedError(`Task ${task.id} is a delegate’s: its owner "${task.owner}" decides, no one votes on their behalf.`);
+      if (task.owner !== null)
+        throw new TaskOperationNotAllowedError(`Task ${task.id} is a delegate’s: its owner "${task.owner}" decides, no one votes on their behalf.`);
       const parked = instance.position.parked[task.node_key];
       if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
       const cast = (await this.repository.votes(manager, instance.id, task.node_key, task.visit)).map(voteOf);
-      if (decideApproval(parked.mode, parked.assignees.length, [...cast, 'approve']).decision !== 'pending') throw new ProxyWouldDecideError(task.id, task.node_key);
+      if (decideApproval(parked.mode, parked.assignees.length, [...cast, 'approve']).decision !== 'pending')
+        throw new ProxyWouldDecideError(task.id, task.node_key);
       const graph = await this.graphOfVersion(manager, instance.definition_version_id);
       const vote = { decision: 'approve' as const, ...(comment !== undefined ? { comment } : {}) };
       const { task: decided } = await this.castVote(manager, actor, instance, task, graph, vote, instance.variables);
