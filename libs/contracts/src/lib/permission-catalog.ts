@@ -108,7 +108,7 @@ export const CASES_PERMISSIONS: readonly CatalogPermission[] = [
  * validating and simulating it (nothing is written); `manage` deploys. Instance `update` is the
  * initiator's own operations (withdraw, resubmit, remind, priority); instance `manage` the
  * high-privilege ones (terminate, cancel, suspend, resume, reset, start at a node, transfer the
- * applicant), audited. Task actions are decided with the task's facts (assignee, status) loaded
+ * applicant, batch (proxy) completion of tasks), audited. Task actions are decided with the task's facts (assignee, status) loaded
  * server-side. The legacy import names its tenant in the body, so it is platform-level.
  */
 export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
@@ -122,7 +122,7 @@ export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
     'workflow',
     'instance',
     A.Manage,
-    'Terminate, cancel, suspend, resume, reset, start at a node and transfer the applicant of workflow instances (audited)',
+    'Terminate, cancel, suspend, resume, reset, start at a node and transfer the applicant of workflow instances, and complete tasks in batches on behalf of their assignees (audited)',
   ),
   entry('workflow', 'task', A.View, 'Read workflow tasks (todo, done, detail) and mark them read'),
   entry('workflow', 'task', A.Approve, 'Complete (approve), transfer, delegate and add signers to workflow tasks'),

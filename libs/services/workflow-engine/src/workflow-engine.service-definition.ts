@@ -4,6 +4,7 @@ import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration,
 import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
+import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -25,6 +26,7 @@ export const workflowEngineService = defineService({
       createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA),
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
+      CreateAdminAuditTable1764500000000,
     ],
   },
   modules: [WorkflowEngineModule],

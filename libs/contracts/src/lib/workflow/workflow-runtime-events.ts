@@ -22,12 +22,22 @@ const taskReminded = taskRef.extend({ assignee: id, by: id });
 const taskHandedOver = taskRef.extend({ newTaskId: uuid, from: id, to: id });
 const taskReturned = taskHandedOver.extend({ decision });
 const participantsAdded = taskRef.extend({ position: z.enum(['before', 'after', 'parallel']), subjects: z.array(id).min(1), by: id });
+/** The administrative operations (`workflow.instance.manage`, audited): who did it and why ride along. */
+const startedAtNode = instanceRef.extend({ definitionKey: id, businessKey: id, nodeKey: id, by: id });
+/** `from`: the nodes that were open (`start` when the instance was returned to its initiator), `to`: the node opened anew. */
+const instanceReset = instanceRef.extend({ definitionKey: id, businessKey: id, from: z.array(id), to: id, by: id, reason: z.string().nullable() });
+/** `reassignedTasks`: the open tasks of the old applicant's `initiator` seats that passed to `to` (each also a `workflow.task.transferred`). */
+const applicantTransferred = instanceStateChanged.extend({ reassignedTasks: z.array(uuid) });
+/** A vote cast by `by` on behalf of the task's assignee (batch-complete); the task's `workflow.task.completed` names `by` as `decidedBy`. */
+const taskProxyCompleted = taskRef.extend({ onBehalfOf: id, by: id });
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
 export type CcNotifiedPayload = z.infer<typeof ccNotified>;
 export type TaskCreatedPayload = z.infer<typeof taskCreated>;
 export type InstanceCompletedPayload = z.infer<typeof instanceCompleted>;
+export type InstanceResetPayload = z.infer<typeof instanceReset>;
+export type ApplicantTransferredPayload = z.infer<typeof applicantTransferred>;
 
 /**
  * The `workflow.instance.*`, `workflow.task.*` and `workflow.cc.*` events workflow-engine's runtime
@@ -52,4 +62,8 @@ export const WorkflowRuntimeEvents = {
   taskDelegated: eventContract('workflow.task.delegated', taskHandedOver),
   taskReturned: eventContract('workflow.task.returned', taskReturned),
   participantsAdded: eventContract('workflow.task.participants-added', participantsAdded),
+  instanceStartedAtNode: eventContract('workflow.instance.started-at-node', startedAtNode),
+  instanceReset: eventContract('workflow.instance.reset', instanceReset),
+  applicantTransferred: eventContract('workflow.instance.applicant-transferred', applicantTransferred),
+  taskProxyCompleted: eventContract('workflow.task.proxy-completed', taskProxyCompleted),
 } as const;

@@ -44,3 +44,17 @@ export class TaskOperationNotAllowedError extends DomainError {
     super('Workflow.Runtime.OperationNotAllowed', 422, message);
   }
 }
+
+/**
+ * A proxy completion (batch-complete) would decide its approval node: that vote is left to an
+ * assignee, since a proxy completion never moves the process past a node (docs/runtime.md).
+ */
+export class ProxyWouldDecideError extends DomainError {
+  constructor(taskId: string, nodeKey: string) {
+    super(
+      'Workflow.Runtime.ProxyWouldDecide',
+      422,
+      `Approving task ${taskId} would decide approval "${nodeKey}": a proxy completion never moves the process on; that vote is left to an assignee.`,
+    );
+  }
+}

@@ -98,4 +98,67 @@ describe('RuntimeWalk', () => {
       code: 'Workflow.Runtime.AssigneeEmpty',
     });
   });
+
+  describe('enterAt (start at a node, reset)', () => {
+    /** intake, then an exclusive gateway whose `large` branch holds a parallel gateway (fin | desk), then the board. */
+    const nested = () =>
+      graph([
+        approval('intake', ['lena']),
+        {
+          kind: 'exclusive',
+          key: 'size',
+          branches: [
+            {
+              key: 'large',
+              condition: { '>': [{ var: 'amount' }, 1000] },
+              nodes: [{ kind: 'parallel', key: 'reviews', branches: [{ nodes: [approval('fin', ['finn'])] }, { nodes: [approval('desk', ['dora'])] }] }],
+            },
+            { key: 'small', default: true, nodes: [approval('lead', ['leo'])] },
+          ],
+        },
+        approval('board', ['bob']),
+        { kind: 'cc', key: 'note', recipients: [{ kind: 'initiator' }] },
+      ]);
+
+    it('opens a main-sequence node and walks on from it as usual', async () => {
+      const g = nested();
+      const position = emptyPosition();
+      const effects = await new RuntimeWalk(g, position, sources()).enterAt('board');
+      expect(effects).toMatchObject({ opened: [{ nodeKey: 'board', visit: 1, seq: 0, assignee: 'bob' }], cancelled: [], outcome: 'running' });
+      expect(position.path).toEqual(['start', 'board']);
+      const done = await new RuntimeWalk(g, position, sources()).approved('board');
+      expect(done).toMatchObject({ outcome: 'approved', notifications: [{ nodeKey: 'note', recipients: ['ina'] }] });
+    });
+
+    it('takes the branch of the node (no condition evaluated) and runs the sibling parallel branches from their start, joining as usual', async () => {
+      const g = nested();
+      const position = emptyPosition();
+      const effects = await new RuntimeWalk(g, position, sources({ amount: 1 })).enterAt('fin');
+      expect(effects.opened.map((t) => t.nodeKey)).toEqual(['fin', 'desk']);
+      expect(position.path).toEqual(['start', 'size', 'reviews', 'fin', 'desk']);
+      expect(position.arrived).toEqual({ reviews: [] });
+      await new RuntimeWalk(g, position, sources()).approved('fin');
+      expect((await new RuntimeWalk(g, position, sources()).approved('desk')).opened.map((t) => t.nodeKey)).toEqual(['board']);
+    });
+
+    it('a reset cancels every open node and opens the target with the next visit', async () => {
+      const g = nested();
+      const position = emptyPosition();
+      await new RuntimeWalk(g, position, sources({ amount: 5000 })).start();
+      await new RuntimeWalk(g, position, sources({ amount: 5000 })).approved('intake');
+      expect(Object.keys(position.parked).sort()).toEqual(['desk', 'fin']);
+      const reset = await new RuntimeWalk(g, position, sources()).enterAt('intake');
+      expect(reset.cancelled.sort()).toEqual(['desk', 'fin']);
+      expect(reset.opened).toEqual([{ nodeKey: 'intake', visit: 2, seq: 0, assignee: 'lena' }]);
+      expect(position).toMatchObject({ parked: { intake: { visit: 2 } }, arrived: {} });
+    });
+
+    it('refuses a key that is no node, `start`, and nodes that are not approvals', () => {
+      const g = nested();
+      for (const key of ['nowhere', 'start', 'size', 'reviews', 'note']) {
+        expect(() => RuntimeWalk.checkEntryNode(g, key)).toThrow(expect.objectContaining({ code: 'Workflow.Runtime.NodeNotAllowed', status: 422 }));
+      }
+      expect(() => RuntimeWalk.checkEntryNode(g, 'lead')).not.toThrow();
+    });
+  });
 });

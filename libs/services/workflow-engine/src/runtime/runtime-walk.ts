@@ -100,6 +100,45 @@ export class RuntimeWalk {
     return this.drain();
   }
 
+  /**
+   * Start at a node, or reset to it (docs/runtime.md, Administrative operations): every open task is
+   * cancelled and the flow is placed at `target` as if it had arrived there: the exclusive gateways
+   * around it take its branch (no condition is evaluated), and every parallel gateway around it runs
+   * its other branches from their beginning and joins as usual, so nothing concurrent with the
+   * target is skipped. The target opens with the next visit; the walk then goes on as usual.
+   */
+  async enterAt(target: string): Promise<WalkEffects> {
+    RuntimeWalk.checkEntryNode(this.graph, target);
+    this.effects.cancelled.push(...Object.keys(this.position.parked));
+    this.position.parked = {};
+    this.position.arrived = {};
+    delete this.position.returned;
+    this.queue = [{ kind: 'node', key: target }];
+    for (const { gateway, branch } of this.graph.entry(target).scope) {
+      this.position.path.push(gateway);
+      const node = this.graph.gateway(gateway);
+      if (node.kind !== 'parallel') continue;
+      this.position.arrived[gateway] = [];
+      node.branches.forEach((_, b) => {
+        if (b !== branch) this.queue.push(this.graph.branchEntry(gateway, b));
+      });
+    }
+    return this.drain();
+  }
+
+  /** A node an instance may be placed at (start at a node, reset): an approval node of the version, anywhere in the tree. */
+  static checkEntryNode(graph: DefinitionGraph, nodeKey: string): void {
+    if (!graph.has(nodeKey)) throw new WalkError('Workflow.Runtime.NodeNotAllowed', 422, `The definition has no node "${nodeKey}".`);
+    const node = graph.node(nodeKey);
+    if (node.kind !== 'approval') {
+      throw new WalkError(
+        'Workflow.Runtime.NodeNotAllowed',
+        422,
+        `Node "${nodeKey}" is a ${node.kind} node: an instance can only be placed at an approval node.`,
+      );
+    }
+  }
+
   /** Whether a rejection at this approval node may send the instance back to `target` (`start`: to the initiator). */
   static checkRejectTarget(graph: DefinitionGraph, nodeKey: string, target: string): void {
     const node = graph.node(nodeKey);

@@ -45,8 +45,28 @@ import {
   DelegateTask,
   delegateTaskSchema,
   DelegateTaskDto,
+  BatchComplete,
+  batchCompleteSchema,
+  BatchCompleteDto,
+  ResetInstance,
+  resetInstanceSchema,
+  ResetInstanceDto,
+  StartAtNode,
+  startAtNodeSchema,
+  StartAtNodeDto,
+  TransferApplicant,
+  transferApplicantSchema,
+  TransferApplicantDto,
 } from './dto/runtime.dto';
-import { InstanceResponse, ParticipantsAddedResponse, ProgressResponse, RemindResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+import {
+  BatchCompleteResponse,
+  InstanceResponse,
+  ParticipantsAddedResponse,
+  ProgressResponse,
+  RemindResponse,
+  TaskDecisionResponse,
+  TaskResponse,
+} from './dto/runtime.responses';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { InstanceOperationName, RuntimeService } from './runtime.service';
 
@@ -346,6 +366,96 @@ export class RuntimeController {
   @DENIED
   remind(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<RemindResponse> {
     return this.runtime.remind(caller, id);
+  }
+
+  // ---- administrative operations (`workflow.instance.manage`, audited in workflow.admin_audit) -------
+
+  @Post('instances/start-at-node')
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({
+    summary:
+      'Start an instance on the active version placed at an approval node (audited); the caller is the initiator; the same business key answers the existing instance (200).',
+  })
+  @ApiBody({ type: StartAtNodeDto })
+  @ApiCreatedResponse({ type: InstanceResponse, description: 'Started; the node’s tasks are open.' })
+  @ApiOkResponse({ type: InstanceResponse, description: 'An instance with this business key exists for the definition already: that one, unchanged.' })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'Workflow.Definition.NotActive: no active version of the key in the tenant.' })
+  @ApiUnprocessableEntityResponse({
+    description: 'Workflow.Runtime.NodeNotAllowed (no such node, or not an approval), AssigneeEmpty or ConditionFailed; nothing is written.',
+  })
+  @DENIED
+  async startAtNode(
+    @Caller() caller: TrustedCaller,
+    @Body(new SchemaValidationPipe(startAtNodeSchema)) body: StartAtNode,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InstanceResponse> {
+    const { instance, created } = await this.runtime.startAtNode(caller, body);
+    res.status(created ? 201 : 200);
+    return instance;
+  }
+
+  @Post('tasks/batch-complete')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({
+    summary:
+      'Proxy completion (audited): approve up to 100 tasks on behalf of their assignees, each in its own transaction; a vote that would decide its node is refused, so the process never moves past a node.',
+  })
+  @ApiBody({ type: BatchCompleteDto })
+  @ApiOkResponse({ type: BatchCompleteResponse, description: 'One result per task: completed, or the problem code of that task alone.' })
+  @ApiBadRequestResponse({ description: 'Validation.Failed (1–100 distinct UUIDs).' })
+  @DENIED
+  batchComplete(@Caller() caller: TrustedCaller, @Body(new SchemaValidationPipe(batchCompleteSchema)) body: BatchComplete): Promise<BatchCompleteResponse> {
+    return this.runtime.batchComplete(caller, body);
+  }
+
+  @Post('instances/:id/reset')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({ summary: 'Move a Running instance to an approval node of its version (audited): open tasks cancelled, the node opens anew (visit + 1).' })
+  @ApiBody({ type: ResetInstanceDto })
+  @ApiOkResponse({ type: InstanceResponse })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({ description: 'Workflow.Runtime.NodeNotAllowed, AssigneeEmpty or ConditionFailed; nothing is written.' })
+  @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState (not Running) or Workflow.ConcurrencyConflict.' })
+  @DENIED
+  reset(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(resetInstanceSchema)) body: ResetInstance,
+  ): Promise<InstanceResponse> {
+    return this.runtime.reset(caller, id, body);
+  }
+
+  @Post('instances/:id/transfer-applicant')
+  @HttpCode(200)
+  @Authorize({ ...INSTANCE, action: AuthorizationAction.Manage, facts: InstanceFactsLoader })
+  @TimeoutPolicy('WorkflowCommand')
+  @ApiOperation({
+    summary:
+      'Make `to` the initiator of a Running or Suspended instance (audited); the old applicant’s seats at waiting approvals resolved from `initiator` pass to `to`.',
+  })
+  @ApiBody({ type: TransferApplicantDto })
+  @ApiOkResponse({ type: InstanceResponse })
+  @ApiBadRequestResponse({ description: 'Validation.Failed.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such instance in the caller’s tenant.' })
+  @ApiUnprocessableEntityResponse({
+    description:
+      'Workflow.Runtime.OperationNotAllowed: `to` is the initiator already, or has a seat where the applicant’s would pass to them; nothing is written.',
+  })
+  @ApiConflictResponse({ description: 'problem+json: Workflow.InvalidState (ended) or Workflow.ConcurrencyConflict.' })
+  @DENIED
+  transferApplicant(
+    @Caller() caller: TrustedCaller,
+    @Param('id') id: string,
+    @Body(new SchemaValidationPipe(transferApplicantSchema)) body: TransferApplicant,
+  ): Promise<InstanceResponse> {
+    return this.runtime.transferApplicant(caller, id, body);
   }
 
   private operate(caller: TrustedCaller, id: string, operation: InstanceOperationName, body: InstanceOperation): Promise<InstanceResponse> {

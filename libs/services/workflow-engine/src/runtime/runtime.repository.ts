@@ -159,6 +159,16 @@ export class RuntimeRepository {
     return saved;
   }
 
+  /** The applicant changes (transfer-applicant); the caller's `saveInstance` then bumps the version once for the whole change. */
+  async setInitiator(manager: EntityManager, tenantId: string, id: string, initiator: string): Promise<void> {
+    await manager.query(`UPDATE "workflow"."instance" SET "initiator" = $3 WHERE "tenant_id" = $1 AND "id" = $2`, [tenantId, id, initiator]);
+  }
+
+  /** A delegate's open task returns to a new owner (the seat's holder changed meanwhile). */
+  async setOwner(manager: EntityManager, tenantId: string, taskId: string, owner: string): Promise<void> {
+    await manager.query(`UPDATE "workflow"."task" SET "owner" = $3 WHERE "tenant_id" = $1 AND "id" = $2 AND "status" = 'Pending'`, [tenantId, taskId, owner]);
+  }
+
   async pendingTasks(manager: EntityManager, instanceId: string): Promise<TaskRow[]> {
     return manager.query(`SELECT ${TASK} FROM "workflow"."task" t WHERE t."instance_id" = $1 AND t."status" = 'Pending' ORDER BY t."created_at", t."seq"`, [
       instanceId,

@@ -25,6 +25,10 @@ describe('RuntimeService: the actor', () => {
       () => service.delegate(subjectless, '00000000-0000-4000-8000-000000000000', { to: 'x' }),
       () => service.addParticipant(subjectless, '00000000-0000-4000-8000-000000000000', { subjects: ['x'], position: 'parallel' }),
       () => service.operate(subjectless, '00000000-0000-4000-8000-000000000000', 'cancel', {}),
+      () => service.startAtNode(subjectless, { definitionKey: 'k', businessKey: 'b', nodeKey: 'n', variables: {}, priority: 0 }),
+      () => service.reset(subjectless, '00000000-0000-4000-8000-000000000000', { nodeKey: 'n' }),
+      () => service.transferApplicant(subjectless, '00000000-0000-4000-8000-000000000000', { to: 'x' }),
+      () => service.batchComplete(subjectless, { taskIds: ['00000000-0000-4000-8000-000000000000'] }),
     ]) {
       await expect(call()).rejects.toBeInstanceOf(AuthorizationDeniedError);
     }

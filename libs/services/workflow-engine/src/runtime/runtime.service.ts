@@ -5,6 +5,7 @@ import {
   AnyEventContract,
   AuthorizationDeniedError,
   DataScope,
+  DomainError,
   EventPayloadOf,
   NotFoundError,
   Page,
@@ -20,14 +21,24 @@ import {
   InstanceVersionConflictError,
   InvalidStateError,
   NoActiveDefinitionError,
+  ProxyWouldDecideError,
   TaskOperationNotAllowedError,
   TaskNotPendingError,
   VariablesTooLargeError,
 } from './runtime-errors';
 
 import { InstanceRow, RuntimeRepository, TaskListRow, TaskRow } from './runtime.repository';
-import { emptyPosition, ParkedApproval, RuntimeWalk, WalkEffects } from './runtime-walk';
-import type { InstanceResponse, ParticipantsAddedResponse, ProgressResponse, TaskDecisionResponse, TaskResponse } from './dto/runtime.responses';
+import { emptyPosition, ParkedApproval, RuntimeWalk, WalkEffects, WalkPosition } from './runtime-walk';
+import type {
+  BatchCompleteResponse,
+  BatchCompleteResult,
+  InstanceResponse,
+  ParticipantsAddedResponse,
+  ProgressResponse,
+  TaskDecisionResponse,
+  TaskResponse,
+} from './dto/runtime.responses';
+import { AdminAuditTrail } from './admin-audit';
 
 /** The instance operations besides voting: the states each applies to, the state it leads to, its event. */
 export const INSTANCE_OPERATIONS = {
@@ -94,6 +105,8 @@ export class RuntimeService {
   private readonly logger = new Logger(RuntimeService.name);
   /** Parsed graphs of published versions, by version id (immutable, so never stale). */
   private readonly graphs = new LRUCache<string, DefinitionGraph>({ max: 500 });
+  /** Writes through the manager of the change it audits, so it has no dependencies of its own. */
+  private readonly audit = new AdminAuditTrail();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -106,6 +119,7 @@ export class RuntimeService {
   async start(
     caller: TrustedCaller,
     input: { definitionKey: string; businessKey: string; variables: Record<string, unknown>; priority: number },
+    at?: { nodeKey: string; reason?: string },
   ): Promise<{ instance: InstanceResponse; created: boolean }> {
     const initiator = actorOf(caller);
     const { tenantId } = caller;
@@ -129,7 +143,7 @@ export class RuntimeService {
       const graph = graphOf(version.definition);
       const position = emptyPosition();
       const walk = new RuntimeWalk(graph, position, this.sources(tenantId, inserted.initiator, inserted.variables));
-      const effects = await walk.start();
+      const effects = at === undefined ? await walk.start() : await walk.enterAt(at.nodeKey);
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceStarted, {
         tenantId,
         instanceId: inserted.id,
@@ -139,6 +153,7 @@ export class RuntimeService {
         initiator,
       });
       const saved = await this.apply(manager, { ...inserted, position }, effects, inserted.variables);
+      if (at !== undefined) await this.startedAtNode(manager, caller, saved, at);
       this.logger.log(`instance ${saved.id} (${saved.definition_key}/${saved.business_key}) started by ${initiator} in tenant ${tenantId}: ${saved.status}`);
       return { instance: instanceOf(saved), created: true };
     });
@@ -166,53 +181,71 @@ export class RuntimeService {
       if (task.owner !== null && vote.target !== undefined) {
         throw new TaskOperationNotAllowedError(`A delegate's rejection goes back to "${task.owner}", who decides: it takes no target.`);
       }
-      const status = vote.decision === 'approve' ? 'Approved' : 'Rejected';
-      const decided = await this.repository.closeTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
-      if (!decided) throw new TaskNotPendingError(task.id, 'no longer Pending');
-      if (decided.owner !== null) return this.returnToOwner(manager, instance, decided, status, variables);
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
-        tenantId,
-        taskId: task.id,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        decision: status,
-        decidedBy: actor,
-      });
-
-      const position = instance.position;
-      const parked = position.parked[task.node_key];
-      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
-      const votes = (await this.repository.votes(manager, instance.id, task.node_key, task.visit)).map((t) => (t.status === 'Approved' ? 'approve' : 'reject'));
-      const { decision } = decideApproval(parked.mode, parked.assignees.length, votes as VoteValue[]);
-      const walk = new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, variables));
-      let effects: WalkEffects;
-      let nodeClosed = false;
-      if (decision === 'pending') {
-        effects = { opened: [], cancelled: [], notifications: [], outcome: 'running' };
-        const next = parked.assignees[votes.length];
-        if (parked.mode.mode === 'sequential' && next !== undefined) {
-          effects.opened.push({ nodeKey: task.node_key, visit: task.visit, seq: votes.length, assignee: next });
-        }
-      } else {
-        nodeClosed = true;
-        await this.repository.cancelPending(manager, instance.id, [task.node_key]);
-        effects = decision === 'approved' ? await walk.approved(task.node_key) : await walk.rejected(task.node_key, vote.target);
-      }
-      const saved = await this.apply(manager, { ...instance, position }, effects, variables);
-      if (position.returned) {
-        await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceReturned, {
-          tenantId,
-          instanceId: instance.id,
-          definitionKey: instance.definition_key,
-          businessKey: instance.business_key,
-          from: task.node_key,
-          to: START_KEY,
-          by: actor,
-          reason: vote.comment ?? null,
-        });
-      }
-      return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
+      return this.castVote(manager, actor, instance, task, graph, vote, variables);
     });
+  }
+
+  /**
+   * The vote itself, once `decide` (the assignee) or `proxyComplete` (on the assignee's behalf) has
+   * checked it, under the instance lock: the guarded close of the task, then the node's decision
+   * over the votes of its visit and the walk's next step.
+   */
+  private async castVote(
+    manager: EntityManager,
+    actor: string,
+    instance: InstanceRow,
+    task: TaskRow,
+    graph: DefinitionGraph,
+    vote: { decision: VoteValue; comment?: string; target?: string },
+    variables: Record<string, unknown>,
+  ): Promise<TaskDecisionResponse> {
+    const tenantId = instance.tenant_id;
+    const status = vote.decision === 'approve' ? 'Approved' : 'Rejected';
+    const decided = await this.repository.closeTask(manager, tenantId, task.id, status, actor, vote.comment ?? null);
+    if (!decided) throw new TaskNotPendingError(task.id, 'no longer Pending');
+    if (decided.owner !== null) return this.returnToOwner(manager, instance, decided, status, variables);
+    await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskCompleted, {
+      tenantId,
+      taskId: task.id,
+      instanceId: instance.id,
+      nodeKey: task.node_key,
+      decision: status,
+      decidedBy: actor,
+    });
+
+    const position = instance.position;
+    const parked = position.parked[task.node_key];
+    if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+    const votes = (await this.repository.votes(manager, instance.id, task.node_key, task.visit)).map(voteOf);
+    const { decision } = decideApproval(parked.mode, parked.assignees.length, votes);
+    const walk = new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, variables));
+    let effects: WalkEffects;
+    let nodeClosed = false;
+    if (decision === 'pending') {
+      effects = { opened: [], cancelled: [], notifications: [], outcome: 'running' };
+      const next = parked.assignees[votes.length];
+      if (parked.mode.mode === 'sequential' && next !== undefined) {
+        effects.opened.push({ nodeKey: task.node_key, visit: task.visit, seq: votes.length, assignee: next });
+      }
+    } else {
+      nodeClosed = true;
+      await this.repository.cancelPending(manager, instance.id, [task.node_key]);
+      effects = decision === 'approved' ? await walk.approved(task.node_key) : await walk.rejected(task.node_key, vote.target);
+    }
+    const saved = await this.apply(manager, { ...instance, position }, effects, variables);
+    if (position.returned) {
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceReturned, {
+        tenantId,
+        instanceId: instance.id,
+        definitionKey: instance.definition_key,
+        businessKey: instance.business_key,
+        from: task.node_key,
+        to: START_KEY,
+        by: actor,
+        reason: vote.comment ?? null,
+      });
+    }
+    return { task: taskOf(decided), nodeClosed, instance: instanceOf(saved) };
   }
 
   /**
@@ -266,11 +299,7 @@ export class RuntimeService {
     );
   }
 
-  /**
-   * Transfer and delegation close the caller's task and open one on the same seat for `to`. A
-   * transfer gives the seat away (the parked assignee changes); a delegation keeps it (the new task's
-   * `owner` is the caller, to whom it returns).
-   */
+  /** Transfer and delegation: the caller's checks, then `passSeat`. */
   private async handOver(
     manager: EntityManager,
     caller: TrustedCaller,
@@ -281,20 +310,37 @@ export class RuntimeService {
     how: 'Transferred' | 'Delegated',
   ): Promise<TaskResponse> {
     const actor = actorOf(caller);
-    const { tenantId } = caller;
     const verb = how === 'Transferred' ? 'transferred' : 'delegated';
     if (input.to === actor) throw new TaskOperationNotAllowedError(`A task cannot be ${verb} to its own assignee.`);
     if (await this.hasSeat(manager, instance, task, input.to)) throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at this approval already.`);
-    const closed = await this.repository.closeTask(manager, tenantId, task.id, how, actor, input.comment ?? null);
-    if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
-    const opened = await this.openOnSeat(manager, task, input.to, how === 'Delegated' ? actor : null);
-    if (how === 'Transferred') parked.assignees[task.seq] = input.to;
+    const opened = await this.passSeat(manager, instance, task, parked, { to: input.to, by: actor, comment: input.comment ?? null }, how);
     await this.repository.saveInstance(manager, instance);
-    const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: actor, to: input.to };
+    return taskOf(opened);
+  }
+
+  /**
+   * Closes a Pending task and opens one on its seat for `to`, with its events (the caller saves the
+   * instance). A transfer gives the seat away (the parked assignee changes); a delegation keeps it
+   * (the new task's `owner` is the task's assignee, to whom it returns).
+   */
+  private async passSeat(
+    manager: EntityManager,
+    instance: InstanceRow,
+    task: TaskRow,
+    parked: ParkedApproval,
+    input: { to: string; by: string; comment: string | null },
+    how: 'Transferred' | 'Delegated',
+  ): Promise<TaskRow> {
+    const tenantId = instance.tenant_id;
+    const closed = await this.repository.closeTask(manager, tenantId, task.id, how, input.by, input.comment);
+    if (!closed) throw new TaskNotPendingError(task.id, 'no longer Pending');
+    const opened = await this.openOnSeat(manager, task, input.to, how === 'Delegated' ? task.assignee : null);
+    if (how === 'Transferred') parked.assignees[task.seq] = input.to;
+    const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: task.assignee, to: input.to };
     if (how === 'Transferred') await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, handedOver);
     else await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, handedOver);
     await this.emitCreated(manager, opened);
-    return taskOf(opened);
+    return opened;
   }
 
   /**
@@ -561,6 +607,208 @@ export class RuntimeService {
     });
   }
 
+  // ---- administrative operations (`workflow.instance.manage`, audited: docs/runtime.md) ---------
+
+  /** `start` placed at an approval node of the active version: same business-key idempotency, the caller is the initiator. */
+  startAtNode(
+    caller: TrustedCaller,
+    input: { definitionKey: string; businessKey: string; nodeKey: string; variables: Record<string, unknown>; priority: number; reason?: string },
+  ): Promise<{ instance: InstanceResponse; created: boolean }> {
+    const { nodeKey, reason, ...start } = input;
+    return this.start(caller, start, { nodeKey, ...(reason !== undefined ? { reason } : {}) });
+  }
+
+  /** The event and the audit row of a start at a node, in the start's transaction. */
+  private async startedAtNode(manager: EntityManager, caller: TrustedCaller, saved: InstanceRow, at: { nodeKey: string; reason?: string }): Promise<void> {
+    await this.emit(manager, saved.tenant_id, WorkflowRuntimeEvents.instanceStartedAtNode, {
+      tenantId: saved.tenant_id,
+      instanceId: saved.id,
+      definitionKey: saved.definition_key,
+      businessKey: saved.business_key,
+      nodeKey: at.nodeKey,
+      by: actorOf(caller),
+    });
+    await this.audit.record(manager, caller, {
+      operation: 'start-at-node',
+      instanceId: saved.id,
+      before: null,
+      after: { ...stateOf(saved), nodeKey: at.nodeKey },
+      reason: at.reason ?? null,
+    });
+  }
+
+  /**
+   * Moves a Running instance to an approval node of its version, back or forward: every open task is
+   * cancelled and the node opens anew (visit + 1), as `enterAt` places it; the walk goes on from
+   * there (an `auto-pass` node may carry it further, even to its end).
+   */
+  async reset(caller: TrustedCaller, instanceId: string, input: { nodeKey: string; reason?: string; version?: number }): Promise<InstanceResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.lockAtVersion(manager, tenantId, instanceId, input.version);
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: only a Running instance can be reset.`);
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
+      const before = stateOf(instance);
+      // Every open task goes, whichever node holds it; the walk's `cancelled` names the parked nodes only.
+      await this.repository.cancelPending(manager, instance.id);
+      const position = instance.position;
+      const effects = await new RuntimeWalk(graph, position, this.sources(tenantId, instance.initiator, instance.variables)).enterAt(input.nodeKey);
+      const saved = await this.apply(manager, { ...instance, position }, effects, instance.variables);
+      const reason = input.reason ?? null;
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceReset, {
+        tenantId,
+        instanceId: instance.id,
+        definitionKey: instance.definition_key,
+        businessKey: instance.business_key,
+        from: before.open,
+        to: input.nodeKey,
+        by: actor,
+        reason,
+      });
+      await this.audit.record(manager, caller, { operation: 'reset', instanceId: instance.id, before, after: stateOf(saved), reason });
+      return instanceOf(saved);
+    });
+  }
+
+  /**
+   * The instance's initiator (applicant) becomes `to`, while it is Running or Suspended. The seats the
+   * old applicant holds at waiting approvals whose assignees include `initiator` pass to `to`: an
+   * open task of theirs is transferred, a delegate's task returns to `to`, a seat not open yet
+   * (sequential) opens for `to`. Approvals reached later resolve `initiator` to `to` anyway.
+   */
+  async transferApplicant(caller: TrustedCaller, instanceId: string, input: { to: string; reason?: string; version?: number }): Promise<InstanceResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const instance = await this.lockAtVersion(manager, tenantId, instanceId, input.version);
+      if (instance.status !== 'Running' && instance.status !== 'Suspended') {
+        throw new InvalidStateError(`The instance is ${instance.status}: its applicant can change only while it is Running or Suspended.`);
+      }
+      const from = instance.initiator;
+      if (input.to === from) throw new TaskOperationNotAllowedError(`"${from}" is the instance’s applicant already.`);
+      const before = stateOf(instance);
+      const reason = input.reason ?? null;
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
+      const open = await this.repository.pendingTasks(manager, instance.id);
+      const reassigned: TaskRow[] = [];
+      for (const [nodeKey, parked] of Object.entries(instance.position.parked)) {
+        const node = graph.node(nodeKey);
+        if (node.kind !== 'approval' || !node.assignees.some((a) => a.kind === 'initiator')) continue;
+        const seats = parked.assignees.flatMap((subject, seq) => (subject === from ? [seq] : []));
+        if (seats.length === 0) continue;
+        const atVisit = open.filter((t) => t.node_key === nodeKey && t.visit === parked.visit);
+        // Two seats of one person would count their vote twice.
+        if (parked.assignees.includes(input.to) || atVisit.some((t) => t.assignee === input.to)) {
+          throw new TaskOperationNotAllowedError(`"${input.to}" has a seat at approval "${nodeKey}" already, where the applicant’s seat would pass to them.`);
+        }
+        for (const seq of seats) {
+          parked.assignees[seq] = input.to;
+          const task = atVisit.find((t) => t.seq === seq);
+          if (task?.owner === from) await this.repository.setOwner(manager, tenantId, task.id, input.to);
+          else if (task?.assignee === from)
+            reassigned.push(await this.passSeat(manager, instance, task, parked, { to: input.to, by: actor, comment: reason }, 'Transferred'));
+        }
+      }
+      await this.repository.setInitiator(manager, tenantId, instance.id, input.to);
+      const saved = await this.repository.saveInstance(manager, instance);
+      const reassignedTasks = reassigned.map((t) => t.id);
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.applicantTransferred, {
+        tenantId,
+        instanceId: instance.id,
+        definitionKey: instance.definition_key,
+        businessKey: instance.business_key,
+        from,
+        to: input.to,
+        by: actor,
+        reason,
+        reassignedTasks,
+      });
+      await this.audit.record(manager, caller, {
+        operation: 'transfer-applicant',
+        instanceId: instance.id,
+        before,
+        after: { ...stateOf(saved), reassignedTasks },
+        reason,
+      });
+      return instanceOf(saved);
+    });
+  }
+
+  /**
+   * Proxy completion (docs/runtime.md, Batch completion): each task is approved on behalf of its
+   * assignee, in its own transaction under its instance's lock, so one task's refusal writes nothing
+   * of it and leaves the others alone. The answer lists each task's result in the request's order.
+   * An outage (a 5xx) ends the batch with that error; the tasks before it stay completed.
+   */
+  async batchComplete(caller: TrustedCaller, input: { taskIds: string[]; comment?: string }): Promise<BatchCompleteResponse> {
+    actorOf(caller);
+    const results: BatchCompleteResult[] = [];
+    for (const taskId of input.taskIds) {
+      try {
+        results.push({ taskId, outcome: 'completed', task: await this.proxyComplete(caller, taskId, input.comment) });
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.status >= 500) throw error;
+        results.push({ taskId, outcome: 'failed', status: error.status, code: error.code, detail: error.message });
+      }
+    }
+    const completed = results.filter((r) => r.outcome === 'completed').length;
+    return { results, completed, failed: results.length - completed };
+  }
+
+  /**
+   * One proxy completion: an approval vote on the seat, cast by the caller for the assignee, that
+   * never decides the node (that vote is left to an assignee: 422 `Workflow.Runtime.ProxyWouldDecide`),
+   * so the process never moves past a node and the node always keeps an open task. A delegate's
+   * task is refused (its owner decides). The vote counts once: the task is closed by the same guarded
+   * update as any vote, so its assignee's own vote afterwards is 409 `Workflow.Task.NotPending`.
+   */
+  private async proxyComplete(caller: TrustedCaller, taskId: string, comment: string | undefined): Promise<TaskResponse> {
+    const actor = actorOf(caller);
+    const { tenantId } = caller;
+    return this.dataSource.transaction(async (manager) => {
+      const { instance, task } = await this.lockTask(manager, tenantId, taskId);
+      if (task.status !== 'Pending') throw new TaskNotPendingError(task.id, task.status);
+      if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: its tasks cannot be decided.`);
+      if (task.owner !== null)
+        throw new TaskOperationNotAllowedError(`Task ${task.id} is a delegate’s: its owner "${task.owner}" decides, no one votes on their behalf.`);
+      const parked = instance.position.parked[task.node_key];
+      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+      const cast = (await this.repository.votes(manager, instance.id, task.node_key, task.visit)).map(voteOf);
+      if (decideApproval(parked.mode, parked.assignees.length, [...cast, 'approve']).decision !== 'pending')
+        throw new ProxyWouldDecideError(task.id, task.node_key);
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
+      const vote = { decision: 'approve' as const, ...(comment !== undefined ? { comment } : {}) };
+      const { task: decided } = await this.castVote(manager, actor, instance, task, graph, vote, instance.variables);
+      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskProxyCompleted, {
+        tenantId,
+        taskId: task.id,
+        instanceId: instance.id,
+        nodeKey: task.node_key,
+        onBehalfOf: task.assignee,
+        by: actor,
+      });
+      await this.audit.record(manager, caller, {
+        operation: 'batch-complete',
+        instanceId: instance.id,
+        taskId: task.id,
+        onBehalfOf: task.assignee,
+        before: { status: task.status, assignee: task.assignee, nodeKey: task.node_key, visit: task.visit },
+        after: { status: decided.status, decidedBy: decided.decidedBy },
+        reason: comment ?? null,
+      });
+      return decided;
+    });
+  }
+
+  /** The instance under its lock, refused with 409 `Workflow.ConcurrencyConflict` when the client read another version. */
+  private async lockAtVersion(manager: EntityManager, tenantId: string, instanceId: string, version?: number): Promise<InstanceRow> {
+    const instance = await this.repository.lockInstance(manager, tenantId, instanceId);
+    if (!instance) throw new NotFoundError('Instance');
+    if (version !== undefined && version !== instance.version) throw new InstanceVersionConflictError(instance.id, version, instance.version);
+    return instance;
+  }
+
   private async lockForInitiator(
     manager: EntityManager,
     tenantId: string,
@@ -702,6 +950,21 @@ function graphOf(definition: Record<string, unknown>): DefinitionGraph {
 function firstKey(graph: DefinitionGraph): string {
   const first = graph.first();
   return first.kind === 'node' ? first.key : 'complete';
+}
+
+/** A decided task as the vote `decideApproval` counts. */
+function voteOf(task: TaskRow): VoteValue {
+  return task.status === 'Approved' ? 'approve' : 'reject';
+}
+
+/** The nodes holding open work (`start` while returned to the initiator). */
+function openNodes(position: WalkPosition): string[] {
+  return position.returned ? [START_KEY] : Object.keys(position.parked);
+}
+
+/** What the audit keeps of an instance before and after an administrative operation. */
+function stateOf(row: InstanceRow): { status: InstanceStatus; open: string[]; initiator: string; version: number } {
+  return { status: row.status, open: openNodes(row.position), initiator: row.initiator, version: row.version };
 }
 
 function checkVariables(variables: Record<string, unknown>): void {

@@ -134,3 +134,85 @@ export class AddParticipantDto {
   @ApiPropertyOptional({ maxLength: 2000 })
   comment?: string;
 }
+
+// ---- administrative operations (`workflow.instance.manage`, audited) ------------------------------
+
+const nodeKey = z.string().min(1).max(64);
+const reason = z.string().max(2000).optional();
+const version = z.number().int().positive().optional();
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const startAtNodeSchema = startInstanceSchema.extend({ nodeKey, reason });
+export type StartAtNode = z.output<typeof startAtNodeSchema>;
+
+export class StartAtNodeDto extends StartInstanceDto {
+  @ApiProperty({
+    minLength: 1,
+    maxLength: 64,
+    description: 'An approval node of the active version, on the main sequence or inside a branch: the instance starts there (docs/runtime.md).',
+  })
+  nodeKey!: string;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Why (kept in the audit).' })
+  reason?: string;
+}
+
+export const resetInstanceSchema = z.strictObject({ nodeKey, reason, version });
+export type ResetInstance = z.output<typeof resetInstanceSchema>;
+
+export class ResetInstanceDto {
+  @ApiProperty({ minLength: 1, maxLength: 64, description: 'An approval node of the instance’s version: it opens anew (visit + 1).' })
+  nodeKey!: string;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Why (kept in the event and the audit).' })
+  reason?: string;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
+  version?: number;
+}
+
+export const transferApplicantSchema = z.strictObject({ to: z.string().trim().min(1).max(255), reason, version });
+export type TransferApplicant = z.output<typeof transferApplicantSchema>;
+
+export class TransferApplicantDto {
+  @ApiProperty({ minLength: 1, maxLength: 255, description: 'The user subject who becomes the instance’s initiator (applicant).' })
+  to!: string;
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Why (kept in the event and the audit).' })
+  reason?: string;
+
+  @ApiPropertyOptional({ minimum: 1, description: 'The instance version the client read: a different current version is 409 Workflow.ConcurrencyConflict.' })
+  version?: number;
+}
+
+export const MAX_BATCH_TASKS = 100;
+
+export const batchCompleteSchema = z.strictObject({
+  taskIds: z
+    .array(
+      z
+        .string()
+        .regex(UUID, 'must be a UUID')
+        .transform((id) => id.toLowerCase()),
+    )
+    .min(1)
+    .max(MAX_BATCH_TASKS)
+    .refine((ids) => new Set(ids).size === ids.length, 'taskIds must be distinct'),
+  comment: z.string().max(2000).optional(),
+});
+export type BatchComplete = z.output<typeof batchCompleteSchema>;
+
+export class BatchCompleteDto {
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    minItems: 1,
+    maxItems: MAX_BATCH_TASKS,
+    uniqueItems: true,
+    description: 'Distinct task ids, completed in this order.',
+  })
+  taskIds!: string[];
+
+  @ApiPropertyOptional({ maxLength: 2000, description: 'Kept on each completed task and in the audit.' })
+  comment?: string;
+}

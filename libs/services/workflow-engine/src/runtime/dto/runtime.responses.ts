@@ -77,3 +77,22 @@ export class ProgressResponse {
 export class RemindResponse {
   @ApiProperty({ description: 'How many open tasks were reminded (one `workflow.task.reminded` each).' }) reminded!: number;
 }
+
+export class BatchCompleteResult {
+  @ApiProperty({ format: 'uuid' }) taskId!: string;
+  @ApiProperty({ enum: ['completed', 'failed'] }) outcome!: 'completed' | 'failed';
+  @ApiPropertyOptional({ type: TaskResponse, description: 'completed: the task, Approved, `decidedBy` = the caller.' }) task?: TaskResponse;
+  @ApiPropertyOptional({ description: 'failed: the HTTP status the task alone would have had.' }) status?: number;
+  @ApiPropertyOptional({
+    description:
+      'failed: the problem code (NotFound, Workflow.Task.NotPending, Workflow.InvalidState, Workflow.Runtime.OperationNotAllowed, Workflow.Runtime.ProxyWouldDecide).',
+  })
+  code?: string;
+  @ApiPropertyOptional() detail?: string;
+}
+
+export class BatchCompleteResponse {
+  @ApiProperty({ type: [BatchCompleteResult], description: 'One per task id, in the request’s order.' }) results!: BatchCompleteResult[];
+  @ApiProperty() completed!: number;
+  @ApiProperty() failed!: number;
+}
