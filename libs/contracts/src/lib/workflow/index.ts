@@ -1,2 +1,3 @@
 export * from './workflow-runtime-events';
 export * from './workflow-definition-events';
+export * from './permission-request-flow';

@@ -13,5 +13,6 @@ import { RuntimeService } from './runtime.service';
   imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES)],
   controllers: [RuntimeController, TasksController],
   providers: [RuntimeService, RuntimeRepository, TaskFactsLoader, InstanceFactsLoader, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
+  exports: [RuntimeService, RuntimeRepository, ASSIGNEE_DIRECTORY],
 })
 export class RuntimeModule {}
