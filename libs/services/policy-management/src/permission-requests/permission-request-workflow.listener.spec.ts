@@ -15,11 +15,12 @@ describe('outcomeOf (what a workflow.instance.* event means for its permission r
       by: 'admin',
       note: `Rejected in workflow instance ${instanceId}.`,
     });
-    for (const [type, to] of [
+    const ends: Array<[string, string]> = [
       ['workflow.instance.withdrawn', 'Withdrawn'],
       ['workflow.instance.terminated', 'Terminated'],
       ['workflow.instance.cancelled', 'Cancelled'],
-    ]) {
+    ];
+    for (const [type, to] of ends) {
       expect(outcomeOf(type, { instanceId, by: 'mia', to, reason: 'done' })).toEqual({
         kind: 'rejected',
         by: 'mia',
