@@ -11,7 +11,8 @@ const APPROVE = 'authorization.permission-requests.approve';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permission requests', () => {
-  const platform = new PolicyTestPlatform('perm-requests');
+  // The routes decide here (the workflow path is permission-request-workflow.int-spec.ts).
+  const platform = new PolicyTestPlatform('perm-requests', { env: { PERMISSION_REQUEST_APPROVALS: 'direct' } });
   beforeAll(async () => {
     await platform.start();
     await platform.seedTenantAdmin('acme', 'ann');
@@ -48,7 +49,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
     expect(request).toMatchObject({ subject: 'erin', status: 'pending', permissionCodes: [ROLE_VIEW], durationSeconds: 60, grantId: null });
     expect(await platform.count('policy_change_log', `target_id = $1 AND change = 'permission-request.filed' AND actor = 'erin'`, [request.id])).toBe(1);
     expect(await outboxPayloads(EventTypes.authorization.permissionRequestChanged, 'requestId', request.id)).toEqual([
-      { tenantId: 'default', requestId: request.id, subject: 'erin', status: 'pending' },
+      { tenantId: 'default', requestId: request.id, subject: 'erin', status: 'pending', approval: 'route' },
     ]);
     const mine = await platform.as('erin').get(`${BASE}/mine`).expect(200);
     expect(mine.body.items.map((r: { id: string }) => r.id)).toEqual([request.id]);

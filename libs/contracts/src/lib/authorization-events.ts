@@ -82,11 +82,20 @@ export type SubjectOfficeChangedPayload = z.infer<typeof subjectOfficeChanged>;
 const fieldPolicyChanged = z.object({ tenantId: id, policyId: id, resourceType: id, change: changeKind });
 export type FieldPolicyChangedPayload = z.infer<typeof fieldPolicyChanged>;
 
+/**
+ * `subject` is the requester. The filing event (`pending`) also says how the request is decided
+ * (`approval`) and, when a workflow decides it, what the workflow needs to start: the codes, the
+ * duration and the reason (policy-management docs/permission-requests.md).
+ */
 const permissionRequestChanged = z.object({
   tenantId: id,
   requestId: id,
   subject: id,
   status: z.enum(['pending', 'approved', 'rejected', 'revoked', 'expired']),
+  approval: z.enum(['workflow', 'route']).optional(),
+  permissionCodes: z.array(id).optional(),
+  durationSeconds: z.number().int().positive().optional(),
+  reason: z.string().optional(),
 });
 export type PermissionRequestChangedPayload = z.infer<typeof permissionRequestChanged>;
 
@@ -130,6 +139,11 @@ type AuthorizationEventContracts = typeof AuthorizationEvents;
  * publisher adds still reaches the consumers, which then invalidate more, never less.
  */
 export const AuthorizationEventFamily = eventFamily('authorization.#', AuthorizationEvents);
+
+/** Only the permission-request events: the workflow engine starts and ends the approval flows on them. */
+export const PermissionRequestEventFamily = eventFamily(AuthorizationEvents.permissionRequestChanged.type, {
+  permissionRequestChanged: AuthorizationEvents.permissionRequestChanged,
+});
 
 /** One `authorization.*` event to publish: its type with a payload of that type's shape (a mismatch does not compile). */
 export type AuthorizationEvent = {

@@ -7,3 +7,4 @@ export { changeLogRetentionJob } from './retention/policy-management.jobs';
 export { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
 export { GrantExpiry } from './grant-expiry/grant-expiry.service';
 export { CaseOwnerRelationListener, CASE_OWNER_CONSUMER } from './sharing/case-owner-relation.listener';
+export { PermissionRequestWorkflowListener, PERMISSION_REQUEST_WORKFLOW_CONSUMER } from './permission-requests/permission-request-workflow.listener';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventContract } from '../messaging/event-contract';
+import { eventContract, eventFamily } from '../messaging/event-contract';
 
 const id = z.string().min(1);
 const uuid = z.string().uuid();
@@ -13,7 +13,8 @@ const taskRef = instanceRef.extend({ taskId: uuid, nodeKey: id });
 const instanceStarted = instanceRef.extend({ definitionKey: id, definitionId: uuid, businessKey: id, initiator: id });
 const taskCreated = taskRef.extend({ visit: z.number().int().positive(), assignee: id });
 const taskCompleted = taskRef.extend({ decision, decidedBy: id });
-const instanceCompleted = instanceRef.extend({ definitionKey: id, businessKey: id, status: decision });
+/** `decidedBy`: whose vote ended the instance; null (or absent, from older publishers) when the walk ended it without a vote. */
+const instanceCompleted = instanceRef.extend({ definitionKey: id, businessKey: id, status: decision, decidedBy: id.nullable().optional() });
 const ccNotified = instanceRef.extend({ nodeKey: id, recipients: z.array(z.string()) });
 const instanceStateChanged = instanceRef.extend({ definitionKey: id, businessKey: id, from: id, to: id, by: id, reason: z.string().nullable() });
 const priorityChanged = instanceRef.extend({ from: z.number().int(), to: z.number().int(), by: id });
@@ -67,3 +68,15 @@ export const WorkflowRuntimeEvents = {
   applicantTransferred: eventContract('workflow.instance.applicant-transferred', applicantTransferred),
   taskProxyCompleted: eventContract('workflow.task.proxy-completed', taskProxyCompleted),
 } as const;
+
+/**
+ * The instance events that name their definition and business key: a consumer that follows the
+ * instances of one definition (policy-management for `permission-request`) subscribes to these.
+ */
+export const WorkflowInstanceEventFamily = eventFamily('workflow.instance.*', {
+  instanceStarted: WorkflowRuntimeEvents.instanceStarted,
+  instanceCompleted: WorkflowRuntimeEvents.instanceCompleted,
+  instanceWithdrawn: WorkflowRuntimeEvents.instanceWithdrawn,
+  instanceTerminated: WorkflowRuntimeEvents.instanceTerminated,
+  instanceCancelled: WorkflowRuntimeEvents.instanceCancelled,
+});

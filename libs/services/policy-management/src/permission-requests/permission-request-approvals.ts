@@ -2,25 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { PermissionRequestEntity } from '../policy-store/entities/permission-request.entity';
 import { PolicyChangeTransaction } from '../policy-change/policy-changes';
 
-/** What started deciding a filed request: a workflow instance, or nothing (people decide through the routes). */
+/** How a filed request is decided: by a workflow instance the engine starts for it, or by people through the routes. */
+export type ApprovalPath = 'workflow' | 'route';
+
+/** What started deciding a filed request. */
 export interface ApprovalStart {
+  path: ApprovalPath;
+  /** The instance deciding it, when one was started in the filing transaction (the workflow adapter records it later). */
   workflowInstanceId: string | null;
 }
 
 /**
  * The port through which a filed permission request reaches whoever decides it. It is called in
- * the filing transaction and may record where the decision will come from.
+ * the filing transaction; the filing event (`authorization.permission-request.changed`, `pending`)
+ * carries its `path` as `approval`.
  *
- * - `DirectPermissionRequestApprovals` (bound today): nothing to start; a holder of
- *   `authorization.permission-requests.approve|reject` decides through
+ * - `DirectPermissionRequestApprovals` (`PERMISSION_REQUEST_APPROVALS=direct`): nothing to start; a
+ *   holder of `authorization.permission-requests.approve|reject` decides through
  *   `POST /permission-requests/{id}/approve|reject`.
- * - A workflow adapter (later) binds in its place: it returns the id of the workflow instance it
- *   asked the engine to start (or, better, lets the engine start one from the outbox event
- *   `authorization.permission-request.changed` with status `pending` and records the id from
- *   `workflow.instance.started`). A `workflow.instance.*` consumer then calls
- *   `PermissionRequestDecisions.approve/reject` with `{ kind: 'workflow', instanceId }`: the same
- *   state checks, grant, change log and events as the routes. While a request has a
- *   `workflowInstanceId`, the routes refuse to decide it (409 `Authorization.RequestDecidedByWorkflow`).
+ * - `WorkflowPermissionRequestApprovals` (`workflow`, the default): the workflow engine starts a
+ *   `permission-request` instance from the filing event (outbox, so filing never fails because the
+ *   engine is down) and `PermissionRequestWorkflowListener` records its id from
+ *   `workflow.instance.started`, then decides the request from the instance's end. While a request
+ *   has a `workflowInstanceId`, the routes refuse to decide it (409 `Authorization.RequestDecidedByWorkflow`).
  */
 export abstract class PermissionRequestApprovals {
   abstract begin(request: PermissionRequestEntity, tx: PolicyChangeTransaction): Promise<ApprovalStart>;
@@ -29,6 +33,13 @@ export abstract class PermissionRequestApprovals {
 @Injectable()
 export class DirectPermissionRequestApprovals extends PermissionRequestApprovals {
   async begin(): Promise<ApprovalStart> {
-    return { workflowInstanceId: null };
+    return { path: 'route', workflowInstanceId: null };
+  }
+}
+
+@Injectable()
+export class WorkflowPermissionRequestApprovals extends PermissionRequestApprovals {
+  async begin(): Promise<ApprovalStart> {
+    return { path: 'workflow', workflowInstanceId: null };
   }
 }

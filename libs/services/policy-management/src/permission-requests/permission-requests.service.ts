@@ -49,13 +49,21 @@ export class PermissionRequestsService {
           workflowInstanceId: null,
         }),
       );
-      const { workflowInstanceId } = await this.approvals.begin(request, tx);
+      const { path, workflowInstanceId } = await this.approvals.begin(request, tx);
       if (workflowInstanceId) {
         request.workflowInstanceId = workflowInstanceId;
         await tx.manager.update(PermissionRequestEntity, { id: request.id, tenantId: request.tenantId }, { workflowInstanceId });
       }
       const after = entityResponse(request, null);
-      const payload: PermissionRequestChangedPayload = { tenantId: request.tenantId, requestId: request.id, subject: request.subject, status: 'pending' };
+      const payload: PermissionRequestChangedPayload = {
+        tenantId: request.tenantId,
+        requestId: request.id,
+        subject: request.subject,
+        status: 'pending',
+        approval: path,
+        // What the workflow engine starts the approval with; the routes need none of it in the event.
+        ...(path === 'workflow' && { permissionCodes: [...request.permissionCodes], durationSeconds: request.durationSeconds, reason: request.reason }),
+      };
       await tx.record({
         change: 'permission-request.filed',
         tenantId: request.tenantId,

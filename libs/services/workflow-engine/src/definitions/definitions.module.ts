@@ -13,5 +13,6 @@ import { DefinitionsService } from './definitions.service';
   imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES), ConfigModule.forRoot(workflowEngineConfig)],
   controllers: [DefinitionsController],
   providers: [DefinitionsService, DefinitionsRepository, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
+  exports: [DefinitionsService],
 })
 export class DefinitionsModule {}

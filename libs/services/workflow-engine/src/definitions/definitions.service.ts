@@ -200,6 +200,22 @@ export class DefinitionsService {
     return this.publishResponse(caller.tenantId, key, published);
   }
 
+  /**
+   * Publishes a definition the engine ships (e.g. `permission-request`) unless the key has a binding
+   * already: validated like a publish, checked and written under the key's lock, so concurrent first
+   * uses seed one version and a tenant's own published version is never replaced. Resolves whether
+   * this call published it.
+   */
+  async seed(caller: TrustedCaller, key: string, definition: Record<string, unknown>): Promise<boolean> {
+    const compiled = this.requireValid(definition, 'The seeded definition');
+    return this.dataSource.transaction(async (manager) => {
+      await this.repository.lockDefinition(manager, caller.tenantId, key, actorOf(caller));
+      if (await this.repository.binding(caller.tenantId, key, manager)) return false;
+      await this.createVersion(manager, caller, key, compiled, 'publish');
+      return true;
+    });
+  }
+
   /** The legacy snapshot deploy: only the structural compilation is required (spec §4). */
   async legacyDeploy(caller: TrustedCaller, key: string, definition: Record<string, unknown>): Promise<PublishResponse> {
     this.checkLimits(definition);

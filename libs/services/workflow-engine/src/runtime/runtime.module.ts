@@ -14,5 +14,6 @@ import { RuntimeRpcController } from './runtime.rpc-controller';
   imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES)],
   controllers: [RuntimeController, TasksController, RuntimeRpcController],
   providers: [RuntimeService, RuntimeRepository, TaskFactsLoader, InstanceFactsLoader, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
+  exports: [RuntimeService, RuntimeRepository, ASSIGNEE_DIRECTORY],
 })
 export class RuntimeModule {}

@@ -232,7 +232,7 @@ export class RuntimeService {
       await this.repository.cancelPending(manager, instance.id, [task.node_key]);
       effects = decision === 'approved' ? await walk.approved(task.node_key) : await walk.rejected(task.node_key, vote.target);
     }
-    const saved = await this.apply(manager, { ...instance, position }, effects, variables);
+    const saved = await this.apply(manager, { ...instance, position }, effects, variables, actor);
     if (position.returned) {
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.instanceReturned, {
         tenantId,
@@ -876,8 +876,18 @@ export class RuntimeService {
 
   // ---- the walk's effects ------------------------------------------------------------------
 
-  /** Cancels, opens (only the tasks of nodes still waiting at that visit), notifies and saves the instance. */
-  private async apply(manager: EntityManager, instance: InstanceRow, effects: WalkEffects, variables: Record<string, unknown>): Promise<InstanceRow> {
+  /**
+   * Cancels, opens (only the tasks of nodes still waiting at that visit), notifies and saves the
+   * instance. `decidedBy` is the voter whose vote this walk follows: an instance it ends names them
+   * (a permission request's grant is made by its approver).
+   */
+  private async apply(
+    manager: EntityManager,
+    instance: InstanceRow,
+    effects: WalkEffects,
+    variables: Record<string, unknown>,
+    decidedBy: string | null = null,
+  ): Promise<InstanceRow> {
     const { tenant_id: tenantId, id: instanceId, position } = instance;
     if (effects.outcome !== 'running') await this.repository.cancelPending(manager, instanceId);
     else if (effects.cancelled.length > 0) await this.repository.cancelPending(manager, instanceId, effects.cancelled);
@@ -897,6 +907,7 @@ export class RuntimeService {
         definitionKey: saved.definition_key,
         businessKey: saved.business_key,
         status,
+        decidedBy,
       });
     }
     return saved;

@@ -1,11 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { z } from 'zod';
-import { DEFINITION_KEY_PATTERN } from '@lp/contracts';
+import { DEFINITION_KEY_PATTERN, startInstanceSchema } from '@lp/contracts';
 
 const variables = z.record(z.string(), z.unknown());
 
 // The start, complete and reject bodies are the RPC contract's schemas too (`WorkflowRpc`), so both doors validate alike.
-export { completeTaskSchema, rejectTaskSchema, startInstanceSchema } from '@lp/contracts';
+export { completeTaskSchema, rejectTaskSchema } from '@lp/contracts';
+export { startInstanceSchema };
 export type { CompleteTask, RejectTask, StartInstance } from '@lp/contracts';
 
 export class StartInstanceDto {
