@@ -65,7 +65,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     return request;
   };
   const todo = async (sub: string, tenant = 'default'): Promise<Task[]> =>
-    (await engine(sub, tenant).get(`${TASKS}/todo?pageSize=100`).expect(200)).body.items.filter((t: Task) => t.definitionKey === PERMISSION_REQUEST_DEFINITION_KEY);
+    (await engine(sub, tenant).get(`${TASKS}/todo?pageSize=100`).expect(200)).body.items.filter(
+      (t: Task) => t.definitionKey === PERMISSION_REQUEST_DEFINITION_KEY,
+    );
   const taskFor = async (sub: string, requestId: string, tenant = 'default'): Promise<Task> => {
     const tasks = await eventually(
       () => todo(sub, tenant),
@@ -108,7 +110,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     expect(binding.n).toBe(1);
     const [instance] = await wf.query(`SELECT initiator, business_key, variables, status FROM workflow.instance WHERE id = $1`, [instanceId]);
     expect(instance).toMatchObject({ initiator: 'erin', business_key: filed.id, status: 'Running' });
-    expect(instance.variables).toMatchObject({ requestId: filed.id, requester: 'erin', permissionCodes: [ROLE_VIEW], durationSeconds: 60, reason: 'quarter-end review' });
+    expect(instance.variables).toMatchObject({
+      requestId: filed.id,
+      requester: 'erin',
+      permissionCodes: [ROLE_VIEW],
+      durationSeconds: 60,
+      reason: 'quarter-end review',
+    });
     expect([...instance.variables.approvers].sort()).toEqual(['admin', 'paula', 'pete']);
 
     const task = await taskFor('paula', filed.id);
@@ -125,7 +133,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     const approved = await decided('erin', filed.id);
     expect(approved).toMatchObject({ status: 'approved', decidedBy: 'paula', workflowInstanceId: instanceId });
     expect(approved?.grantId).toBeTruthy();
-    const [grant] = await platform.sql.query(`SELECT subject, permission_codes, created_by, source_id FROM authz.temporary_grant WHERE id = $1`, [approved?.grantId]);
+    const [grant] = await platform.sql.query(`SELECT subject, permission_codes, created_by, source_id FROM authz.temporary_grant WHERE id = $1`, [
+      approved?.grantId,
+    ]);
     expect(grant).toEqual({ subject: 'erin', permission_codes: [ROLE_VIEW], created_by: 'paula', source_id: filed.id });
     expect(await platform.count('policy_change_log', `target_id = $1 AND change = 'permission-request.approved' AND actor = 'paula'`, [filed.id])).toBe(1);
     expect(await platform.count('policy_change_log', `target_id = $1 AND change = 'permission-request.workflow-started'`, [filed.id])).toBe(1);
@@ -133,13 +143,26 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     expect(await todo('admin').then((tasks) => tasks.filter((t) => t.businessKey === filed.id))).toEqual([]);
 
     // The decision permits the requested code for the requester, and nothing else.
-    expect((await eventually(() => platform.as('erin').get(ROLES), (res) => res.status === 200, 5_000)).status).toBe(200);
+    expect(
+      (
+        await eventually(
+          () => platform.as('erin').get(ROLES),
+          (res) => res.status === 200,
+          5_000,
+        )
+      ).status,
+    ).toBe(200);
     await platform.as('erin').get(BASE).expect(403);
 
     // The grant runs out: bring its expiry close instead of waiting a minute.
     await platform.sql.query(`UPDATE authz.temporary_grant SET expires_at = now() + interval '2 seconds' WHERE id = $1`, [approved?.grantId]);
     await platform.invalidate(EventTypes.authorization.temporaryGrantChanged, 'default', { tenantId: 'default', subject: 'erin', grantId: approved?.grantId });
-    const denied = await eventually(() => platform.as('erin').get(ROLES), (res) => res.status === 403, 6_000, 100);
+    const denied = await eventually(
+      () => platform.as('erin').get(ROLES),
+      (res) => res.status === 403,
+      6_000,
+      100,
+    );
     expect(denied.status).toBe(403);
     expect((await mine('erin', filed.id))?.status).toBe('expired');
   }, 60_000);
@@ -181,13 +204,19 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     };
     // carl may vote in the engine but not approve permission requests: the vote grants nothing.
     const unauthorized = await selfApproved();
-    expect(unauthorized.refused).toMatchObject({ status: 'rejected', grantId: null, decisionNote: expect.stringContaining('without authorization.permission-requests.approve') });
+    expect(unauthorized.refused).toMatchObject({
+      status: 'rejected',
+      grantId: null,
+      decisionNote: expect.stringContaining('without authorization.permission-requests.approve'),
+    });
     // With Approve, carl is still the requester: four eyes.
     await platform.grantRole('acme', 'carl', 'acme-approver', ['authorization.permission-requests.approve']);
     const { filed, refused } = await selfApproved();
     expect(refused).toMatchObject({ status: 'rejected', grantId: null, decisionNote: expect.stringContaining('Four eyes') });
     expect(await platform.count('temporary_grant', `source_id = ANY($1::text[])`, [[filed.id, unauthorized.filed.id]])).toBe(0);
-    const [versions] = await wf.query(`SELECT count(*)::int AS n FROM workflow.definition_version WHERE tenant_id = 'acme' AND key = $1`, [PERMISSION_REQUEST_DEFINITION_KEY]);
+    const [versions] = await wf.query(`SELECT count(*)::int AS n FROM workflow.definition_version WHERE tenant_id = 'acme' AND key = $1`, [
+      PERMISSION_REQUEST_DEFINITION_KEY,
+    ]);
     expect(versions.n).toBe(1); // the shipped definition was not seeded over the tenant's own
   }, 60_000);
 
@@ -212,10 +241,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'permission requests appr
     const before = await counts();
     expect(await listener.follow(event, 'default', filed.id, workflowInstanceId as string, { kind: 'approved', by: 'paula' })).toBe(false);
     expect(await listener.follow({ eventId: randomUUID() }, 'default', filed.id, workflowInstanceId as string, { kind: 'approved', by: 'admin' })).toBe(false);
-    expect(await listener.follow({ eventId: randomUUID() }, 'default', filed.id, workflowInstanceId as string, { kind: 'rejected', by: 'admin', note: 'late' })).toBe(
-      false,
-    );
+    expect(
+      await listener.follow({ eventId: randomUUID() }, 'default', filed.id, workflowInstanceId as string, { kind: 'rejected', by: 'admin', note: 'late' }),
+    ).toBe(false);
     expect(await counts()).toEqual(before);
     expect(await mine('erin', filed.id)).toMatchObject({ status: 'approved', decidedBy: 'paula', grantId: approved?.grantId });
   }, 60_000);
+
+  it('clients cannot start the permission-request flow themselves (it would take a request’s business key before its filing event)', async () => {
+    const filed = await file('erin');
+    const before = await wf.query(`SELECT count(*)::int AS n FROM workflow.instance WHERE business_key = $1`, [filed.id]);
+    for (const res of [
+      await engine('admin').post(`${RUNTIME}/instances`).send({ definitionKey: PERMISSION_REQUEST_DEFINITION_KEY, businessKey: filed.id }),
+      await engine('admin')
+        .post(`${RUNTIME}/instances/start-at-node`)
+        .send({ definitionKey: PERMISSION_REQUEST_DEFINITION_KEY, businessKey: filed.id, nodeKey: 'approve' }),
+    ]) {
+      expectProblem(res, 400, 'Validation.Failed');
+      expect(res.body.errors.definitionKey).toEqual([expect.stringContaining('started by the platform itself')]);
+    }
+    expect(await wf.query(`SELECT count(*)::int AS n FROM workflow.instance WHERE business_key = $1`, [filed.id])).toEqual(before);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rpcContract } from '../messaging/rpc-contract';
 import type { Page } from '../decision-audit';
+import { PERMISSION_REQUEST_DEFINITION_KEY } from './permission-request-flow';
 
 const WORKFLOW_ENGINE = 'workflow-engine';
 
@@ -16,9 +17,21 @@ export const taskCommentSchema = z.string().max(MAX_WORKFLOW_COMMENT_LENGTH);
 export const rejectTargetSchema = z.string().min(1).max(64);
 const comment = taskCommentSchema;
 
+/**
+ * Definitions the platform starts itself, on a business event, never a client: a client starting one
+ * first would take its business key (start is idempotent by it) from the event's own start.
+ */
+export const PLATFORM_STARTED_DEFINITION_KEYS: ReadonlySet<string> = new Set([PERMISSION_REQUEST_DEFINITION_KEY]);
+
 /** `POST /runtime/instances` and `workflow.instances.start`: one schema for both doors. */
 export const startInstanceSchema = z.strictObject({
-  definitionKey: z.string().regex(DEFINITION_KEY_PATTERN).max(64),
+  definitionKey: z
+    .string()
+    .regex(DEFINITION_KEY_PATTERN)
+    .max(64)
+    .refine((key) => !PLATFORM_STARTED_DEFINITION_KEYS.has(key), {
+      message: 'is started by the platform itself (when its business event happens), not by clients',
+    }),
   businessKey: z.string().trim().min(1).max(200),
   variables: variables.optional().transform((v) => v ?? {}),
   priority: z
