@@ -99,7 +99,7 @@ const step = z.strictObject({
   task: taskPick.optional(),
   /** The request body. Strings "$task:node:assignee", "$instance:name", "$version" and "$version-N" are replaced by ids and the current version. */
   body: z.record(z.string(), z.unknown()).optional(),
-  /** The answer: status (default: the operation's success status), problem code, a subset of the body. */
+  /** The answer: status (default: the operation's success status), problem code, a subset of the body ("$any": any value but null). */
   expect: z.strictObject({ status: z.number().int(), code: z.string().optional(), body: z.record(z.string(), z.unknown()).optional() }).optional(),
   then: expectedState.optional(),
 });
