@@ -93,18 +93,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
   }
 
   async function start(key: DefinitionKey): Promise<{ id: string; version: number }> {
-    const res = await tenant.as('ina').post(RUNTIME_OPERATIONS.start.path()).send({ definitionKey: key, businessKey: `race-${++round}` });
+    const res = await tenant
+      .as('ina')
+      .post(RUNTIME_OPERATIONS.start.path())
+      .send({ definitionKey: key, businessKey: `race-${++round}` });
     expect(res.status).toBe(201);
     return { id: res.body.id, version: res.body.version };
   }
 
-  /** Resolves both contenders' targets first, then sends both requests at once (in `order`), answers in contender order. */
+  /** Resolves both contenders' targets first, then sends both requests at once (the second first when `swap`); answers in contender order. */
   async function race(instanceId: string, contenders: [Contender, Contender], swap: boolean): Promise<[Answer, Answer]> {
     const requests = await Promise.all(
       contenders.map(async (c) => {
         const operation = RUNTIME_OPERATIONS[c.op];
         const id = c.task ? (await tenant.pendingTask(instanceId, 'pair', c.task)).id : instanceId;
-        return () => tenant.as(c.as).post(operation.path(id)).send(c.body ?? {});
+        return async (): Promise<Answer> =>
+          (await tenant
+            .as(c.as)
+            .post(operation.path(id))
+            .send(c.body ?? {})) as unknown as Answer;
       }),
     );
     const [first, second] = requests as [() => Promise<Answer>, () => Promise<Answer>];
@@ -124,7 +131,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
   it('all: two approvers completing at once both succeed; the node closes once; one terminal event', async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const { id, version } = await start('race-all');
-      const answers = await race(id, [{ as: 'anna', op: 'complete', task: 'anna' }, { as: 'ben', op: 'complete', task: 'ben' }], i % 2 === 1);
+      const answers = await race(
+        id,
+        [
+          { as: 'anna', op: 'complete', task: 'anna' },
+          { as: 'ben', op: 'complete', task: 'ben' },
+        ],
+        i % 2 === 1,
+      );
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       expect(answers.filter((a) => a.body['nodeClosed'] === true)).toHaveLength(1);
       expect((await tenant.instanceRow(id)).status).toBe('Approved');
@@ -136,7 +150,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
   it('any: two approvers completing at once: one wins, the other gets 409 Task.NotPending; one vote, one terminal event', async () => {
     for (let i = 0; i < ROUNDS; i++) {
       const { id, version } = await start('race-any');
-      const answers = await race(id, [{ as: 'anna', op: 'complete', task: 'anna' }, { as: 'ben', op: 'complete', task: 'ben' }], i % 2 === 1);
+      const answers = await race(
+        id,
+        [
+          { as: 'anna', op: 'complete', task: 'anna' },
+          { as: 'ben', op: 'complete', task: 'ben' },
+        ],
+        i % 2 === 1,
+      );
       answers.forEach((a, n) => expectSettled(a, `contender ${n}`));
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
       expect(answers.find((a) => a.status === 409)?.body['code']).toBe('Workflow.Task.NotPending');
@@ -161,7 +182,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
       );
       expect(answers.map((a) => a.status)).toEqual([200, 200]);
       const tasks = await tenant.tasks(id);
-      expect(tasks.map((t) => `${t.assignee}:${t.status}${t.owner ? `<${t.owner}` : ''}`).sort()).toEqual(['anna:Delegated', 'ben:Approved', 'carl:Pending<anna']);
+      expect(tasks.map((t) => `${t.assignee}:${t.status}${t.owner ? `<${t.owner}` : ''}`).sort()).toEqual([
+        'anna:Delegated',
+        'ben:Approved',
+        'carl:Pending<anna',
+      ]);
       expect((await tenant.instanceRow(id)).status).toBe('Running');
       await expectConsistent(id, version, 2);
     }

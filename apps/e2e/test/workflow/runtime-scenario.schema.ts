@@ -27,7 +27,7 @@ function splitShorthand(text: string, parts: number, ctx: z.RefinementCtx): stri
 const taskPick = z.union([
   z.string().transform((text, ctx) => {
     const [node, assignee] = splitShorthand(text, 2, ctx);
-    return { node: node as string, assignee: assignee as string, status: 'Pending' as const };
+    return { node: node as string, assignee: assignee as string, status: 'Pending' as const, visit: undefined as number | undefined };
   }),
   z.strictObject({ node: name, assignee: name, status: z.enum(TASK_STATUSES).default('Pending'), visit: z.number().int().positive().optional() }),
 ]);
@@ -40,7 +40,13 @@ const taskState = z.union([
       ctx.addIssue({ code: 'custom', message: `"${text}": status must be one of ${TASK_STATUSES.join(', ')}` });
       return z.NEVER;
     }
-    return { node: node as string, assignee: assignee as string, status: status as string, owner: null as string | null, visit: undefined as number | undefined };
+    return {
+      node: node as string,
+      assignee: assignee as string,
+      status: status as string,
+      owner: null as string | null,
+      visit: undefined as number | undefined,
+    };
   }),
   z
     .strictObject({
@@ -109,7 +115,10 @@ export const scenarioSchema = z.strictObject({
   name,
   description: z.string().min(1),
   /** Who acts, with their grants: profile names (runtime-tenant.ts PROFILES; each is also a role of that name) or permission codes. */
-  subjects: z.record(z.string(), z.union([name, z.array(name).min(1)]).transform((g) => (Array.isArray(g) ? g : [g]))),
+  subjects: z.record(
+    z.string(),
+    z.union([name, z.array(name).min(1)]).transform((g) => (Array.isArray(g) ? g : [g])),
+  ),
   /** Membership-only roles (no permissions), for role assignees. */
   roles: z.record(z.string(), z.array(name)).default({}),
   /** The definition JSON, published through `POST /definitions/{key}/deployments`. */
@@ -132,7 +141,8 @@ export function loadScenarios(dir = SCENARIO_DIR): Scenario[] {
       throw new Error(`scenario ${file} is malformed:\n${problems}`);
     }
     const slug = file.replace(/\.json$/, '');
-    if (!/^[a-z0-9](?:[a-z0-9-]{0,50}[a-z0-9])?$/.test(slug)) throw new Error(`scenario file name ${file}: use a lower-case kebab slug (it is the definition key)`);
+    if (!/^[a-z0-9](?:[a-z0-9-]{0,50}[a-z0-9])?$/.test(slug))
+      throw new Error(`scenario file name ${file}: use a lower-case kebab slug (it is the definition key)`);
     for (const s of parsed.data.steps) {
       if (!(s.as in parsed.data.subjects)) throw new Error(`scenario ${file}: step "${s.op}" acts as "${s.as}", who is not among its subjects`);
     }

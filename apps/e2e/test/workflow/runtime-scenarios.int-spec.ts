@@ -10,10 +10,12 @@ import { Progress, RuntimeTenant, RuntimeTask } from './runtime-tenant';
  * Redis): each in a tenant of its own (`scn-<file>`), its definition published through the real
  * route under the key `<file>`. A failing step names the fixture file, the step and every
  * difference it found. The fixture format is runtime-scenario.schema.ts; the operations are
- * runtime-operations.ts.
+ * runtime-operations.ts. The fixtures run a few at a time (tenants keep them apart).
  */
 
-const scenarios = loadScenarios();
+/** `SCENARIO=<part of a file name>` runs only the matching fixtures (every fixture's run starts in beforeAll, so jest's -t alone would not save their time). */
+const only = process.env['SCENARIO'];
+const scenarios = loadScenarios().filter((s) => !only || s.slug.includes(only));
 
 type Response = { status: number; body: Record<string, unknown> & { code?: string }; headers: Record<string, string> };
 
@@ -124,7 +126,8 @@ class ScenarioRun {
       if (!/application\/problem\+json/.test(res.headers['content-type'] ?? '')) problems.push(`expected problem+json, got ${res.headers['content-type']}`);
       if (res.body.code !== step.expect.code) problems.push(`expected problem code ${step.expect.code}, got ${answer}`);
     }
-    if (step.expect?.body !== undefined && !matches(res.body, step.expect.body)) problems.push(`expected the body to include ${JSON.stringify(step.expect.body)}, got ${answer}`);
+    if (step.expect?.body !== undefined && !matches(res.body, step.expect.body))
+      problems.push(`expected the body to include ${JSON.stringify(step.expect.body)}, got ${answer}`);
     return problems;
   }
 
@@ -142,7 +145,8 @@ class ScenarioRun {
     }
     for (const [subject, count] of Object.entries(then.todo ?? {})) {
       const res = await this.tenant.as(subject).get('/api/workflow/tasks/todo/count');
-      if (res.status !== 200 || res.body.count !== count) problems.push(`todo count of ${subject}: expected ${count}, got ${res.status} ${JSON.stringify(res.body)}`);
+      if (res.status !== 200 || res.body.count !== count)
+        problems.push(`todo count of ${subject}: expected ${count}, got ${res.status} ${JSON.stringify(res.body)}`);
     }
     if (then.events) {
       const counts = await this.tenant.eventCounts(this.instanceId(step.instance));
@@ -168,7 +172,14 @@ class ScenarioRun {
       if (node?.state !== state) problems.push(`node ${key}: expected ${state}, got ${node ? node.state : 'no such node'}`);
     }
     const tasks = progress.nodes.flatMap((n) => n.tasks);
-    if (then.open) problems.push(...taskDifferences('open tasks', then.open, tasks.filter((t) => t.status === 'Pending')));
+    if (then.open)
+      problems.push(
+        ...taskDifferences(
+          'open tasks',
+          then.open,
+          tasks.filter((t) => t.status === 'Pending'),
+        ),
+      );
     if (then.tasks) problems.push(...taskDifferences('tasks', then.tasks, tasks));
     return problems;
   }
@@ -176,7 +187,9 @@ class ScenarioRun {
   private async pickTask(instanceId: string, pick: NonNullable<ScenarioStep['task']>): Promise<RuntimeTask> {
     const tasks = await this.tenant.tasks(instanceId);
     const found = tasks
-      .filter((t) => t.nodeKey === pick.node && t.assignee === pick.assignee && t.status === pick.status && (pick.visit === undefined || t.visit === pick.visit))
+      .filter(
+        (t) => t.nodeKey === pick.node && t.assignee === pick.assignee && t.status === pick.status && (pick.visit === undefined || t.visit === pick.visit),
+      )
       .pop();
     if (!found) {
       const all = tasks.map((t) => show({ node: t.nodeKey, assignee: t.assignee, status: t.status, owner: t.owner, visit: t.visit }));
@@ -202,12 +215,50 @@ class ScenarioRun {
   }
 }
 
+/** Fixtures run this many at a time: each has its own tenant, and most of a step is waiting on I/O. */
+const CONCURRENCY = 6;
+
+/** Runs `jobs` with at most `limit` in flight; answers each job's own promise (its failure stays its own). */
+function pooled(jobs: Array<() => Promise<void>>, limit: number): Array<Promise<void>> {
+  const gates: Array<() => void> = [];
+  let running = 0;
+  const release = () => {
+    running--;
+    gates.shift()?.();
+  };
+  return jobs.map(async (job) => {
+    if (running >= limit) await new Promise<void>((resolve) => gates.push(resolve));
+    running++;
+    try {
+      await job();
+    } finally {
+      release();
+    }
+  });
+}
+
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime scenarios (scenarios/*.json)', () => {
   const platform = new OperationsTestPlatform('wfscn', { env: { USER_POLICY_LIMIT: '100000' } });
-  beforeAll(() => platform.start(), 120_000);
-  afterAll(() => platform.stop());
+  const runs = new Map<Scenario, Promise<void>>();
+  beforeAll(async () => {
+    await platform.start();
+    // Every fixture starts now, a few at a time; each test below waits for its own fixture's run.
+    const started = pooled(
+      scenarios.map((scenario) => () => new ScenarioRun(platform, scenario).run()),
+      CONCURRENCY,
+    );
+    scenarios.forEach((scenario, i) => {
+      const run = started[i] as Promise<void>;
+      run.catch(() => undefined); // reported by the fixture's own test, not as an unhandled rejection
+      runs.set(scenario, run);
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.allSettled(runs.values());
+    await platform.stop();
+  });
 
   it.each(scenarios.map((s) => [`${s.slug}: ${s.name}`, s] as const))('%s', async (_title, scenario) => {
-    await new ScenarioRun(platform, scenario).run();
+    await runs.get(scenario);
   });
 });

@@ -91,12 +91,10 @@ export class RuntimeTenant {
            SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
           [tenantId, row.id, row.name, codes],
         );
-        await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`, [
-          tenantId,
-          subject,
-          row.id,
-          row.name,
-        ]);
+        await m.query(
+          `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
+          [tenantId, subject, row.id, row.name],
+        );
       }
     });
     // No subject named: the decision service drops the whole tenant's cached decisions at once.
@@ -170,7 +168,9 @@ export class RuntimeTenant {
   }
 
   /** The instance row as stored: status, version and the walk's position. */
-  async instanceRow(instanceId: string): Promise<{ status: string; version: number; position: { parked: Record<string, { visit: number; assignees: string[] }> } }> {
+  async instanceRow(
+    instanceId: string,
+  ): Promise<{ status: string; version: number; position: { parked: Record<string, { visit: number; assignees: string[] }> } }> {
     const [row] = await this.sql.query(`SELECT status, version, position FROM workflow.instance WHERE id = $1`, [instanceId]);
     if (!row) throw new Error(`instance ${instanceId} is not stored`);
     return row;
