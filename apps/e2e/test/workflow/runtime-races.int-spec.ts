@@ -14,7 +14,7 @@ import { describeOpen, RuntimeTenant } from './runtime-tenant';
 const ROUNDS = 5;
 const TERMINAL_EVENTS = ['completed', 'withdrawn', 'terminated', 'cancelled'].map((e) => `workflow.instance.${e}`);
 
-const pair = (key: string, mode: string, operations: Record<string, boolean> = {}) => ({
+const pair = (key: string, mode: string, operations: Record<string, unknown> = {}) => ({
   name: key,
   nodes: [{ kind: 'approval', key: 'pair', mode, assignees: [{ kind: 'user', subjects: ['anna', 'ben'] }], operations }],
 });
@@ -24,6 +24,7 @@ const DEFINITIONS = {
   'race-delegate': pair('race-delegate', 'all', { delegate: true }),
   'race-add': pair('race-add', 'all', { addSigner: true }),
   'race-transfer': pair('race-transfer', 'all', { transfer: true }),
+  'race-return': pair('race-return', 'all', { transfer: true, rejectTargets: 'start' }),
 };
 type DefinitionKey = keyof typeof DEFINITIONS;
 
@@ -249,6 +250,45 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
       if (answers[0].status === 409) expect(answers[0].body['code']).toBe('Workflow.Task.NotPending');
       expect((await tenant.instanceRow(id)).status).toBe('Terminated');
       expect(await terminalEvents(id)).toBe(1);
+      await expectConsistent(id, version, applied(answers));
+    }
+  });
+  it('complete vs transfer of the same task by its assignee: exactly one applies, the other gets 409 Task.NotPending', async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      const { id, version } = await start('race-transfer');
+      const answers = await race(
+        id,
+        [
+          { as: 'anna', op: 'complete', task: 'anna' },
+          { as: 'anna', op: 'transfer', task: 'anna', body: { to: 'carl' } },
+        ],
+        i % 2 === 1,
+      );
+      answers.forEach((a, n) => expectSettled(a, `contender ${n}`));
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)?.body['code']).toBe('Workflow.Task.NotPending');
+      const open = describeOpen(await tenant.tasks(id));
+      expect(open).toBe(answers[0].status === 200 ? 'pair:ben' : 'pair:ben, pair:carl');
+      await expectConsistent(id, version, 1);
+    }
+  });
+
+  it('reject to start vs another approver’s vote: the instance is returned to its initiator either way, with nothing left open', async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      const { id, version } = await start('race-return');
+      const answers = await race(
+        id,
+        [
+          { as: 'anna', op: 'reject', task: 'anna', body: { target: 'start' } },
+          { as: 'ben', op: 'complete', task: 'ben' },
+        ],
+        i % 2 === 1,
+      );
+      answers.forEach((a, n) => expectSettled(a, `contender ${n}`));
+      expect(answers[0].status).toBe(200);
+      if (answers[1].status === 409) expect(answers[1].body['code']).toBe('Workflow.Task.NotPending');
+      expect((await tenant.progress(id)).returnedToInitiator).toBe(true);
+      expect(await tenant.events(id, 'workflow.instance.returned')).toBe(1);
       await expectConsistent(id, version, applied(answers));
     }
   });
