@@ -81,7 +81,7 @@ const expectedState = z.strictObject({
   instances: z.number().int().nonnegative().optional(),
   instance: z.enum(INSTANCE_STATUSES).optional(),
   returned: z.boolean().optional(),
-  /** A subset of the instance's variables. */
+  /** Some of the instance's variables: each one named must equal its value exactly (unnamed ones are not checked). */
   variables: z.record(z.string(), z.unknown()).optional(),
   priority: z.number().int().optional(),
   version: z.number().int().positive().optional(),

@@ -163,8 +163,11 @@ class ScenarioRun {
     if (then.instance !== undefined && instance.status !== then.instance) problems.push(`instance status: expected ${then.instance}, got ${instance.status}`);
     if (then.returned !== undefined && progress.returnedToInitiator !== then.returned)
       problems.push(`returnedToInitiator: expected ${then.returned}, got ${progress.returnedToInitiator}`);
-    if (then.variables !== undefined && !matches(instance.variables, then.variables))
-      problems.push(`variables: expected to include ${JSON.stringify(then.variables)}, got ${JSON.stringify(instance.variables)}`);
+    const unequal = Object.entries(then.variables ?? {}).filter(([name, value]) => !isDeepStrictEqual(instance.variables[name], value));
+    if (unequal.length > 0)
+      problems.push(
+        `variables ${unequal.map(([name]) => name).join(', ')}: expected ${JSON.stringify(then.variables)}, got ${JSON.stringify(instance.variables)}`,
+      );
     if (then.priority !== undefined && instance.priority !== then.priority) problems.push(`priority: expected ${then.priority}, got ${instance.priority}`);
     if (then.version !== undefined && instance.version !== then.version) problems.push(`version: expected ${then.version}, got ${instance.version}`);
     for (const [key, state] of Object.entries(then.nodes ?? {})) {
