@@ -1,5 +1,4 @@
 import { DataSource } from 'typeorm';
-import { EventTypes } from '@lp/contracts';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { signedRequests } from '../support/policy-platform';
 
@@ -57,9 +56,9 @@ export class RuntimeTenant {
   ) {}
 
   /**
-   * Grants every subject its profiles or codes in one transaction and one invalidation (instead of
-   * one round trip per subject: a file sets up dozens of tenants), plus the harness's observer.
-   * `roles` are membership-only roles (no permission), for role assignees.
+   * Grants every subject its profiles or codes (one role per profile, one `own-<subject>` role for
+   * loose codes), plus the harness's observer, in one call. `roles` are membership-only roles (no
+   * permission), for role assignees.
    */
   static async create(
     platform: OperationsTestPlatform,
@@ -79,26 +78,7 @@ export class RuntimeTenant {
       if (codes.length > 0) bindings.push({ subject, role: `own-${subject}`, codes });
     }
     for (const [role, members] of Object.entries(roles)) for (const subject of members) bindings.push({ subject, role, codes: [] });
-    await platform.sql.transaction(async (m) => {
-      for (const { subject, role, codes } of bindings) {
-        const [row] = await m.query(
-          `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, $2, 'workflow scenario role')
-           ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description RETURNING id, name`,
-          [tenantId, role],
-        );
-        await m.query(
-          `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-           SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p WHERE p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
-          [tenantId, row.id, row.name, codes],
-        );
-        await m.query(
-          `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
-          [tenantId, subject, row.id, row.name],
-        );
-      }
-    });
-    // No subject named: the decision service drops the whole tenant's cached decisions at once.
-    await platform.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId });
+    await platform.grantRoles(tenantId, bindings);
     return new RuntimeTenant(platform, tenantId);
   }
 
