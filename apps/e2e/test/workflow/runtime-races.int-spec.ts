@@ -25,6 +25,7 @@ const DEFINITIONS = {
   'race-add': pair('race-add', 'all', { addSigner: true }),
   'race-transfer': pair('race-transfer', 'all', { transfer: true }),
   'race-return': pair('race-return', 'all', { transfer: true, rejectTargets: 'start' }),
+  'race-delegate-any': pair('race-delegate-any', 'any', { delegate: true }),
 };
 type DefinitionKey = keyof typeof DEFINITIONS;
 
@@ -289,6 +290,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: concurr
       if (answers[1].status === 409) expect(answers[1].body['code']).toBe('Workflow.Task.NotPending');
       expect((await tenant.progress(id)).returnedToInitiator).toBe(true);
       expect(await tenant.events(id, 'workflow.instance.returned')).toBe(1);
+      await expectConsistent(id, version, applied(answers));
+    }
+  });
+  it('a delegate acting vs the other seat holder’s deciding vote (any): the vote decides once; the returned task, if any, is cancelled', async () => {
+    for (let i = 0; i < ROUNDS; i++) {
+      const { id } = await start('race-delegate-any');
+      const anna = await tenant.pendingTask(id, 'pair', 'anna');
+      expect((await tenant.as('anna').post(RUNTIME_OPERATIONS.delegate.path(anna.id)).send({ to: 'carl' })).status).toBe(200);
+      const { version } = await tenant.instanceRow(id);
+      const answers = await race(
+        id,
+        [
+          { as: 'carl', op: 'complete', task: 'carl' },
+          { as: 'ben', op: 'complete', task: 'ben' },
+        ],
+        i % 2 === 1,
+      );
+      answers.forEach((a, n) => expectSettled(a, `contender ${n}`));
+      expect(answers[1].status).toBe(200);
+      if (answers[0].status === 409) expect(answers[0].body['code']).toBe('Workflow.Task.NotPending');
+      expect((await tenant.instanceRow(id)).status).toBe('Approved');
+      const votes = (await tenant.tasks(id)).filter((t) => t.owner === null && (t.status === 'Approved' || t.status === 'Rejected'));
+      expect(votes.map((t) => t.assignee)).toEqual(['ben']);
+      expect(await terminalEvents(id)).toBe(1);
       await expectConsistent(id, version, applied(answers));
     }
   });
