@@ -108,33 +108,48 @@ export class PolicyTestPlatform {
   }
 
   /** Binds `subject` to role `roleName` (created if missing) holding `codes` (default: the whole catalog), then announces it. */
-  async grantRole(tenantId: string, subject: string, roleName: string, codes?: string[]): Promise<void> {
+  grantRole(tenantId: string, subject: string, roleName: string, codes?: string[]): Promise<void> {
+    return this.grantRoles(tenantId, [{ subject, role: roleName, codes }]);
+  }
+
+  /**
+   * `grantRole` for many bindings of one tenant: one transaction and one announcement naming every
+   * subject (a suite that sets up dozens of tenants saves a round trip per binding).
+   */
+  async grantRoles(tenantId: string, bindings: Array<{ subject: string; role: string; codes?: string[] }>): Promise<void> {
     await this.sql.transaction(async (m) => {
-      const [role] = await m.query(
-        `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, $2, 'test role')
-         ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description RETURNING id, name`,
-        [tenantId, roleName],
-      );
-      await m.query(
-        `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
-         SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p
-          WHERE $4::text[] IS NULL OR p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
-        [tenantId, role.id, role.name, codes ?? null],
-      );
-      await m.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`, [
-        tenantId,
-        subject,
-        role.id,
-        role.name,
-      ]);
+      for (const { subject, role: roleName, codes } of bindings) {
+        const [role] = await m.query(
+          `INSERT INTO authz.role (tenant_id, name, description) VALUES ($1, $2, 'test role')
+           ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description RETURNING id, name`,
+          [tenantId, roleName],
+        );
+        await m.query(
+          `INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
+           SELECT $1, $2, $3, p.id, p.code, p.module, 'test' FROM authz.permission p
+            WHERE $4::text[] IS NULL OR p.code = ANY ($4::text[]) ON CONFLICT DO NOTHING`,
+          [tenantId, role.id, role.name, codes ?? null],
+        );
+        await m.query(
+          `INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ($1, $2, $3, $4, 'test') ON CONFLICT DO NOTHING`,
+          [tenantId, subject, role.id, role.name],
+        );
+      }
     });
-    await this.invalidate(EventTypes.authorization.userRoleAssigned, tenantId, { tenantId, subject });
+    const subjects = [...new Set(bindings.map((b) => b.subject))];
+    await this.invalidateAll(subjects.map((subject) => ({ eventType: EventTypes.authorization.userRoleAssigned, tenantId, payload: { tenantId, subject } })));
   }
 
   /** Bumps the decision service's revisions as the event would (after raw SQL writes in a test). */
-  async invalidate(eventType: string, tenantId: string | null, payload: object): Promise<void> {
-    const caller = { kind: 'user' as const, subject: 'test', tenantId: tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
-    await this.policy.app.get(RpcClient).call(AuthzRpc.invalidate, { caller, payload: { events: [createEventEnvelope(eventType, payload, { tenantId })] } });
+  invalidate(eventType: string, tenantId: string | null, payload: object): Promise<void> {
+    return this.invalidateAll([{ eventType, tenantId, payload }]);
+  }
+
+  /** `invalidate` for several events in one call. */
+  async invalidateAll(events: Array<{ eventType: string; tenantId: string | null; payload: object }>): Promise<void> {
+    const caller = { kind: 'user' as const, subject: 'test', tenantId: events[0]?.tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
+    const envelopes = events.map((e) => createEventEnvelope(e.eventType, e.payload, { tenantId: e.tenantId }));
+    await this.policy.app.get(RpcClient).call(AuthzRpc.invalidate, { caller, payload: { events: envelopes } });
   }
 
   /**
