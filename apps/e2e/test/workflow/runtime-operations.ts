@@ -41,11 +41,11 @@ export const RUNTIME_OPERATIONS = {
   resume: onInstance('resume'),
   remind: onInstance('remind'),
   priority: onInstance('priority'),
-  // Being built (spec §4); each is one line once its route exists:
-  // 'start-at-node': { on: 'creates-instance', path: () => `${RUNTIME}/instances/start-at-node`, ok: 201 },
-  // 'batch-complete': { on: 'none', path: () => `${RUNTIME}/tasks/batch-complete` }, (body: { "taskIds": ["$task:node:assignee"] })
-  // reset: onInstance('reset'),
-  // 'transfer-applicant': onInstance('transfer-applicant'),
+  'start-at-node': { on: 'creates-instance', path: () => `${RUNTIME}/instances/start-at-node`, ok: 201 },
+  /** body: { "taskIds": ["$task:node:assignee", …] } */
+  'batch-complete': { on: 'none', path: () => `${RUNTIME}/tasks/batch-complete` },
+  reset: onInstance('reset'),
+  'transfer-applicant': onInstance('transfer-applicant'),
 } as const satisfies Record<string, RuntimeOperation>;
 
 export type OperationName = keyof typeof RUNTIME_OPERATIONS;

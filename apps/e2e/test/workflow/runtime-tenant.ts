@@ -2,9 +2,9 @@ import { DataSource } from 'typeorm';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { signedRequests } from '../support/policy-platform';
 
-export const DEFS = '/api/workflow/definitions';
-export const RUNTIME = '/api/workflow/runtime';
-export const TASKS = '/api/workflow/tasks';
+import { DEFS, RUNTIME, TASKS } from '../support/workflow-routes';
+
+export { DEFS, RUNTIME, TASKS };
 
 /**
  * Named permission sets. A profile is also a tenant role of that name, so a definition's

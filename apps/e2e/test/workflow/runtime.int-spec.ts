@@ -2,21 +2,12 @@ import { DataSource } from 'typeorm';
 import { describeWithServers, eventually } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { expectProblem, signedRequests } from '../support/policy-platform';
+import { approval, DEFS, RUNTIME, TASKS } from '../support/workflow-routes';
 
-const DEFS = '/api/workflow/definitions';
-const RUNTIME = '/api/workflow/runtime';
-const TASKS = '/api/workflow/tasks';
 const DESIGN = ['workflow.definition.view', 'workflow.definition.update', 'workflow.definition.manage'];
 const START = ['workflow.instance.create', 'workflow.instance.view', 'workflow.task.view'];
 const MANAGE = ['workflow.instance.manage', 'workflow.instance.view'];
 const APPROVE = ['workflow.task.view', 'workflow.task.approve', 'workflow.task.reject', 'workflow.instance.view'];
-
-const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
-  kind: 'approval',
-  key,
-  assignees: [{ kind: 'user', subjects }],
-  ...extra,
-});
 
 /** Sequential lena → otto, then anna and ben (all), then carl or dora (any), then finn when amount > 1000. */
 const contract = {
