@@ -43,9 +43,7 @@ function personCaller(tenantId: string, subject: string): TrustedCaller {
 
 /** What one instance event means for its request. */
 export type InstanceOutcome =
-  | { kind: 'started'; initiator: string }
-  | { kind: 'approved'; by: string | null }
-  | { kind: 'rejected'; by: string | null; note: string };
+  { kind: 'started'; initiator: string } | { kind: 'approved'; by: string | null } | { kind: 'rejected'; by: string | null; note: string };
 
 /** The instance a request is waiting for has not been recorded yet (its `started` event is still in flight): retried. */
 export class WorkflowInstanceNotRecordedError extends DomainError {
@@ -113,7 +111,9 @@ export class PermissionRequestWorkflowListener implements OnApplicationBootstrap
     let changed = false;
     await this.consumer.process(envelope, async (manager) => {
       if (settled.kind === 'started') {
-        const recorded = await this.changes.within(manager, system, (tx) => this.decisions.recordWorkflowInstance(tx, requestId, instanceId, settled.initiator));
+        const recorded = await this.changes.within(manager, system, (tx) =>
+          this.decisions.recordWorkflowInstance(tx, requestId, instanceId, settled.initiator),
+        );
         changed = recorded.value;
         envelopes.push(...recorded.envelopes);
         return;
@@ -160,7 +160,11 @@ export class PermissionRequestWorkflowListener implements OnApplicationBootstrap
     if (outcome.kind !== 'approved') return outcome;
     if (!outcome.by) return { kind: 'rejected', by: null, note: `Workflow instance ${instanceId} approved without an approver's vote; four eyes need one.` };
     const permitted = await this.permissions
-      .require(personCaller(tenantId, outcome.by), { module: 'authorization', resource: GovernanceResources.permissionRequests, action: AuthorizationAction.Approve })
+      .require(personCaller(tenantId, outcome.by), {
+        module: 'authorization',
+        resource: GovernanceResources.permissionRequests,
+        action: AuthorizationAction.Approve,
+      })
       .then(() => true)
       .catch((error: unknown) => {
         if (error instanceof DomainError && error.status === 403) return false;
@@ -177,7 +181,15 @@ const NOTE_MAX = 1000;
 /** The request's side of an instance event of the family. */
 export function outcomeOf(
   type: string,
-  payload: { status?: 'Approved' | 'Rejected'; decidedBy?: string | null; initiator?: string; by?: string; to?: string; reason?: string | null; instanceId: string },
+  payload: {
+    status?: 'Approved' | 'Rejected';
+    decidedBy?: string | null;
+    initiator?: string;
+    by?: string;
+    to?: string;
+    reason?: string | null;
+    instanceId: string;
+  },
 ): InstanceOutcome {
   if (type === WorkflowRuntimeEvents.instanceStarted.type) return { kind: 'started', initiator: payload.initiator ?? '' };
   if (type === WorkflowRuntimeEvents.instanceCompleted.type) {
@@ -185,5 +197,9 @@ export function outcomeOf(
     return { kind: 'rejected', by: payload.decidedBy ?? null, note: `Rejected in workflow instance ${payload.instanceId}.` };
   }
   const reason = payload.reason ? `: ${payload.reason}` : '.';
-  return { kind: 'rejected', by: payload.by ?? null, note: `Workflow instance ${payload.instanceId} ${payload.to?.toLowerCase() ?? 'ended'}${reason}`.slice(0, NOTE_MAX) };
+  return {
+    kind: 'rejected',
+    by: payload.by ?? null,
+    note: `Workflow instance ${payload.instanceId} ${payload.to?.toLowerCase() ?? 'ended'}${reason}`.slice(0, NOTE_MAX),
+  };
 }

@@ -40,7 +40,16 @@ describe('PermissionRequestFlowListener', () => {
   it('starts the approval of a request filed for a workflow, with what the event carries', async () => {
     await expect(listener.handle(filed)).resolves.toBe('started');
     expect(begun).toEqual([
-      { tenantId: 'acme', requestId: filed.requestId, subject: 'erin', status: 'pending', approval: 'workflow', permissionCodes: ['authorization.role.view'], durationSeconds: 60, reason: 'review' },
+      {
+        tenantId: 'acme',
+        requestId: filed.requestId,
+        subject: 'erin',
+        status: 'pending',
+        approval: 'workflow',
+        permissionCodes: ['authorization.role.view'],
+        durationSeconds: 60,
+        reason: 'review',
+      },
     ]);
   });
 

@@ -96,7 +96,9 @@ export class PermissionRequestFlow {
     const instance = await this.instances.instanceByBusinessKey(tenantId, PERMISSION_REQUEST_DEFINITION_KEY, requestId);
     if (!instance || (instance.status !== 'Running' && instance.status !== 'Suspended')) return false;
     try {
-      await this.runtime.operate(permissionRequestFlowCaller(tenantId), instance.id, 'cancel', { reason: `The permission request was ${status} outside this workflow.` });
+      await this.runtime.operate(permissionRequestFlowCaller(tenantId), instance.id, 'cancel', {
+        reason: `The permission request was ${status} outside this workflow.`,
+      });
       return true;
     } catch (error) {
       // Ended meanwhile (its own last vote, or a manager): nothing left to cancel.
