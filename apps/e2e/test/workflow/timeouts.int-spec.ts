@@ -35,7 +35,10 @@ const DEFINITIONS: Record<string, object> = {
   /** The auto vote's walk reaches an approval with nobody (emptyAssignee `error`): refused as a person's vote would be. */
   'auto-then-nobody': {
     name: 'Auto-approve into nobody',
-    nodes: [approval('solo', ['anna'], { after: 'PT1H', action: 'auto-approve' }), { kind: 'approval', key: 'next', assignees: [{ kind: 'variable', variable: 'nobody' }] }],
+    nodes: [
+      approval('solo', ['anna'], { after: 'PT1H', action: 'auto-approve' }),
+      { kind: 'approval', key: 'next', assignees: [{ kind: 'variable', variable: 'nobody' }] },
+    ],
   },
   'transfer-to': { name: 'Transfer to carl', nodes: [approval('desk', ['anna'], { after: 'PT1H', action: 'transfer', transferTo: 'carl' })] },
   'escalate-manager': {
@@ -81,12 +84,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: node ti
     (await sql.query(`SELECT state, fired_count, due_at FROM workflow.task_timer WHERE task_id = $1`, [taskId]))[0];
   const payloads = async (type: string, instanceId: string): Promise<Array<Record<string, unknown>>> =>
     (
-      await sql.query(`SELECT envelope->'payload' AS p FROM workflow.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'instanceId' = $2 ORDER BY id`, [
-        type,
-        instanceId,
-      ])
+      await sql.query(
+        `SELECT envelope->'payload' AS p FROM workflow.outbox_message WHERE event_type = $1 AND envelope->'payload'->>'instanceId' = $2 ORDER BY id`,
+        [type, instanceId],
+      )
     ).map((r: { p: Record<string, unknown> }) => r.p);
-  const statusOf = async (instanceId: string): Promise<string> => (await sql.query(`SELECT status FROM workflow.instance WHERE id = $1`, [instanceId]))[0].status;
+  const statusOf = async (instanceId: string): Promise<string> =>
+    (await sql.query(`SELECT status FROM workflow.instance WHERE id = $1`, [instanceId]))[0].status;
   const only = async (instanceId: string): Promise<TaskState> => {
     const [task, ...more] = await tasks(instanceId);
     if (!task || more.length > 0) throw new Error(`instance ${instanceId} has ${more.length + (task ? 1 : 0)} tasks, expected one`);
@@ -114,12 +118,17 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: node ti
   });
 
   it('is in the engine’s job catalog, every 60 s, and arms a due time with each task of a node with a timeout', async () => {
-    expect(engine().get(ServiceJobs).catalog.find((j) => j.jobName === 'workflow-engine.node-timeouts')?.defaultSchedule).toEqual({ intervalSeconds: 60 });
+    expect(
+      engine()
+        .get(ServiceJobs)
+        .catalog.find((j) => j.jobName === 'workflow-engine.node-timeouts')?.defaultSchedule,
+    ).toEqual({ intervalSeconds: 60 });
     const id = await start('remind-once');
     const task = await only(id);
-    const [row] = await sql.query(`SELECT t.created_at, tt.due_at, tt.action, tt.state FROM workflow.task t JOIN workflow.task_timer tt ON tt.task_id = t.id WHERE t.id = $1`, [
-      task.id,
-    ]);
+    const [row] = await sql.query(
+      `SELECT t.created_at, tt.due_at, tt.action, tt.state FROM workflow.task t JOIN workflow.task_timer tt ON tt.task_id = t.id WHERE t.id = $1`,
+      [task.id],
+    );
     expect(row).toMatchObject({ action: 'remind', state: 'armed' });
     expect(row.due_at.getTime() - row.created_at.getTime()).toBe(HOUR);
   });
@@ -211,7 +220,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: node ti
     const [closed, carl] = await tasks(id);
     expect(closed).toMatchObject({ id: anna.id, status: 'Transferred', decided_by: SYSTEM });
     expect(carl).toMatchObject({ assignee: 'carl', status: 'Pending' });
-    expect(await payloads('workflow.task.transferred', id)).toEqual([expect.objectContaining({ taskId: anna.id, newTaskId: carl!.id, from: 'anna', to: 'carl' })]);
+    expect(await payloads('workflow.task.transferred', id)).toEqual([
+      expect.objectContaining({ taskId: anna.id, newTaskId: carl!.id, from: 'anna', to: 'carl' }),
+    ]);
     expect(await payloads('workflow.task.timed-out', id)).toEqual([
       expect.objectContaining({ action: 'transfer', outcome: 'transferred', to: 'carl', newTaskId: carl!.id, by: SYSTEM }),
     ]);

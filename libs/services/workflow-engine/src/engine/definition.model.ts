@@ -70,11 +70,9 @@ export const timeoutSchema = z.strictObject({
   action: z.enum(TIMEOUT_ACTIONS).meta({ description: 'What happens to a task still open when its timeout fires.' }),
   repeatEvery: duration.optional().meta({ description: '`remind` only: remind again at this interval while the task stays open (absent: one reminder).' }),
   transferTo: z.string().min(1).optional().meta({ description: '`transfer` only (required): the subject the task passes to.' }),
-  escalateTo: assigneeSchema
-    .optional()
-    .meta({
-      description: '`escalate` only (required): who the task passes to, resolved when it fires (the first resolved subject without a seat at the node).',
-    }),
+  escalateTo: assigneeSchema.optional().meta({
+    description: '`escalate` only (required): who the task passes to, resolved when it fires (the first resolved subject without a seat at the node).',
+  }),
 });
 
 export const operationsSchema = z.strictObject({

@@ -72,7 +72,13 @@ export class TaskTimers {
    * of Suspended instances wait for the resume (a vote would be refused); the tenants and tasks
    * given are left out (feature off, or tried already in this run).
    */
-  async due(manager: EntityManager, now: Date, limit: number, skipTenants: string[], skipTasks: string[]): Promise<Array<{ taskId: string; tenantId: string }>> {
+  async due(
+    manager: EntityManager,
+    now: Date,
+    limit: number,
+    skipTenants: string[],
+    skipTasks: string[],
+  ): Promise<Array<{ taskId: string; tenantId: string }>> {
     return manager.query(
       `SELECT tt."task_id" AS "taskId", tt."tenant_id" AS "tenantId"
          FROM "workflow"."task_timer" tt
