@@ -600,17 +600,20 @@ export class RuntimeService {
       const instance = await this.lockForInitiator(manager, tenantId, instanceId, actor, 'remind the assignees of');
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: reminders are sent only while it is Running.`);
       const tasks = await this.repository.pendingTasks(manager, instance.id);
-      for (const task of tasks) {
-        await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReminded, {
-          tenantId,
-          taskId: task.id,
-          instanceId,
-          nodeKey: task.node_key,
-          assignee: task.assignee,
-          by: actor,
-        });
-      }
+      for (const task of tasks) await this.remindOf(manager, task, actor);
       return { reminded: tasks.length };
+    });
+  }
+
+  /** One `workflow.task.reminded` to the task's assignee: the initiator's remind, or a node timeout's. */
+  private async remindOf(manager: EntityManager, task: TaskRow, by: string): Promise<void> {
+    await this.emit(manager, task.tenant_id, WorkflowRuntimeEvents.taskReminded, {
+      tenantId: task.tenant_id,
+      taskId: task.id,
+      instanceId: task.instance_id,
+      nodeKey: task.node_key,
+      assignee: task.assignee,
+      by,
     });
   }
 
@@ -647,16 +650,7 @@ export class RuntimeService {
         break;
       }
     }
-    if (outcome === 'reminded') {
-      await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReminded, {
-        tenantId,
-        taskId: task.id,
-        instanceId: instance.id,
-        nodeKey: task.node_key,
-        assignee: task.assignee,
-        by,
-      });
-    }
+    if (outcome === 'reminded') await this.remindOf(manager, task, by);
     const timedOut = {
       tenantId,
       taskId: task.id,
