@@ -1,1 +1,2 @@
 export * from './workflow-engine.service-definition';
+export { nodeTimeoutsJob } from './timeouts/node-timeouts.jobs';

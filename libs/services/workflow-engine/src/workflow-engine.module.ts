@@ -3,7 +3,8 @@ import { DefinitionsModule } from './definitions/definitions.module';
 import { PermissionRequestFlowModule } from './permission-request-flow/permission-request-flow.module';
 import { RuntimeModule } from './runtime/runtime.module';
 import { RuntimeFeatureModule } from './runtime-feature/runtime-feature.module';
+import { TimeoutsModule } from './timeouts/timeouts.module';
 
 /** Wires workflow-engine: each folder owns its module. */
-@Module({ imports: [RuntimeFeatureModule, DefinitionsModule, RuntimeModule, PermissionRequestFlowModule] })
+@Module({ imports: [RuntimeFeatureModule, DefinitionsModule, RuntimeModule, PermissionRequestFlowModule, TimeoutsModule] })
 export class WorkflowEngineModule {}

@@ -5,6 +5,8 @@ import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
+import { CreateTaskTimerTable1764640000000 } from './migrations/1764640000000-CreateTaskTimerTable';
+import { WORKFLOW_ENGINE_JOBS } from './timeouts/node-timeouts.jobs';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -27,8 +29,10 @@ export const workflowEngineService = defineService({
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
+      CreateTaskTimerTable1764640000000,
     ],
   },
+  jobs: WORKFLOW_ENGINE_JOBS,
   modules: [WorkflowEngineModule],
   openApi: {
     title: 'Workflow engine',

@@ -31,6 +31,21 @@ const instanceReset = instanceRef.extend({ definitionKey: id, businessKey: id, f
 const applicantTransferred = instanceStateChanged.extend({ reassignedTasks: z.array(uuid) });
 /** A vote cast by `by` on behalf of the task's assignee (batch-complete); the task's `workflow.task.completed` names `by` as `decidedBy`. */
 const taskProxyCompleted = taskRef.extend({ onBehalfOf: id, by: id });
+/**
+ * A node timeout fired on a task (docs/timeouts.md): `action` from the definition, `outcome` what it
+ * did (a fallback to `reminded` when a hand-over found nobody to take the seat; `returned` when an
+ * auto vote on a delegate's task sent the seat back to its owner), `to`/`newTaskId` for a hand-over.
+ */
+const taskTimedOut = taskRef.extend({
+  visit: z.number().int().positive(),
+  assignee: id,
+  action: z.enum(['auto-approve', 'auto-reject', 'remind', 'transfer', 'escalate']),
+  outcome: z.enum(['reminded', 'approved', 'rejected', 'returned', 'transferred']),
+  dueAt: z.iso.datetime({ offset: true }),
+  to: id.nullable(),
+  newTaskId: uuid.nullable(),
+  by: id,
+});
 export type InstanceStartedPayload = z.infer<typeof instanceStarted>;
 export type InstanceStateChangedPayload = z.infer<typeof instanceStateChanged>;
 export type TaskCompletedPayload = z.infer<typeof taskCompleted>;
@@ -39,6 +54,7 @@ export type TaskCreatedPayload = z.infer<typeof taskCreated>;
 export type InstanceCompletedPayload = z.infer<typeof instanceCompleted>;
 export type InstanceResetPayload = z.infer<typeof instanceReset>;
 export type ApplicantTransferredPayload = z.infer<typeof applicantTransferred>;
+export type TaskTimedOutPayload = z.infer<typeof taskTimedOut>;
 
 /**
  * The `workflow.instance.*`, `workflow.task.*` and `workflow.cc.*` events workflow-engine's runtime
@@ -67,6 +83,7 @@ export const WorkflowRuntimeEvents = {
   instanceReset: eventContract('workflow.instance.reset', instanceReset),
   applicantTransferred: eventContract('workflow.instance.applicant-transferred', applicantTransferred),
   taskProxyCompleted: eventContract('workflow.task.proxy-completed', taskProxyCompleted),
+  taskTimedOut: eventContract('workflow.task.timed-out', taskTimedOut),
 } as const;
 
 /**

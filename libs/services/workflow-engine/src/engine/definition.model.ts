@@ -52,15 +52,27 @@ export type AssigneeSpec = z.output<typeof assigneeSchema>;
 
 export const APPROVAL_MODES = ['sequential', 'all', 'any', 'ratio'] as const;
 export const EMPTY_ASSIGNEE_POLICIES = ['auto-pass', 'to-admin', 'error'] as const;
-export const TIMEOUT_ACTIONS = ['auto-approve', 'auto-reject', 'remind'] as const;
+export const TIMEOUT_ACTIONS = ['auto-approve', 'auto-reject', 'remind', 'transfer', 'escalate'] as const;
+export type TimeoutAction = (typeof TIMEOUT_ACTIONS)[number];
 export const END_RESULTS = ['approved', 'rejected'] as const;
 
 /** ISO 8601 duration (`P3D`, `PT4H`) or a number of seconds. */
 const duration = z.union([z.iso.duration(), z.number().int().positive()]).meta({ description: 'ISO 8601 duration (`P2D`, `PT4H`) or seconds.' });
 
+/**
+ * A node's timeout, counted per task from when it opens (docs/timeouts.md). The fields an action
+ * does not use are refused by the static validation (`Workflow.Definition.TimeoutFieldNotAllowed`),
+ * the ones it needs are required there (`TimeoutTargetMissing`): one flat object keeps the JSON
+ * Schema and the designer form simple.
+ */
 export const timeoutSchema = z.strictObject({
-  after: duration,
-  action: z.enum(TIMEOUT_ACTIONS).meta({ description: 'What happens to the open tasks when the timeout fires.' }),
+  after: duration.meta({ description: 'How long a task may stay open: ISO 8601 duration (`P2D`, `PT4H`) or seconds, from when the task opened.' }),
+  action: z.enum(TIMEOUT_ACTIONS).meta({ description: 'What happens to a task still open when its timeout fires.' }),
+  repeatEvery: duration.optional().meta({ description: '`remind` only: remind again at this interval while the task stays open (absent: one reminder).' }),
+  transferTo: z.string().min(1).optional().meta({ description: '`transfer` only (required): the subject the task passes to.' }),
+  escalateTo: assigneeSchema.optional().meta({
+    description: '`escalate` only (required): who the task passes to, resolved when it fires (the first resolved subject without a seat at the node).',
+  }),
 });
 
 export const operationsSchema = z.strictObject({

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { checkCondition } from './condition';
 import { DefinitionGraph, listNodes, NodeEntry } from './definition-graph';
-import { ApprovalNode, AssigneeSpec, definitionSchema, START_KEY, WorkflowDefinition } from './definition.model';
+import { ApprovalNode, AssigneeSpec, definitionSchema, START_KEY, TimeoutAction, WorkflowDefinition } from './definition.model';
 
 /** One problem of a definition, tied to the node it concerns. Codes are stable (`Workflow.Definition.*`). */
 export interface DefinitionProblem {
@@ -44,6 +44,9 @@ export const DefinitionProblemCode = {
   RejectTargetNotBehind: 'Workflow.Definition.RejectTargetNotBehind',
   AdminMissing: 'Workflow.Definition.AdminMissing',
   UnreachableNode: 'Workflow.Definition.UnreachableNode',
+  TimeoutTargetMissing: 'Workflow.Definition.TimeoutTargetMissing',
+  TimeoutFieldNotAllowed: 'Workflow.Definition.TimeoutFieldNotAllowed',
+  TimeoutDurationInvalid: 'Workflow.Definition.TimeoutDurationInvalid',
 } as const;
 const C = DefinitionProblemCode;
 
@@ -69,7 +72,7 @@ function structuralProblem(issue: z.core.$ZodIssue, json: unknown): DefinitionPr
   const parent = segments.at(-2);
   const list = segments.at(-3);
   let code: string = C.Invalid;
-  if (last === 'kind' && (list === 'assignees' || list === 'recipients')) code = C.UnknownResolver;
+  if (last === 'kind' && (list === 'assignees' || list === 'recipients' || parent === 'escalateTo')) code = C.UnknownResolver;
   else if (last === 'kind') code = C.UnknownNodeKind;
   else if (last === 'action' && parent === 'timeout') code = C.UnknownHandler;
   else if (last === 'emptyAssignee') code = C.UnknownHandler;
@@ -129,7 +132,9 @@ function staticProblems(definition: WorkflowDefinition): DefinitionProblem[] {
     switch (node.kind) {
       case 'approval':
         checkApproval(node, entry, graph, definition, add);
+        checkTimeout(node, entry, add);
         checkVariables(entry, node.assignees, 'assignees');
+        if (node.timeout?.escalateTo) checkVariables(entry, [node.timeout.escalateTo], 'timeout.escalateTo');
         break;
       case 'cc':
         checkVariables(entry, node.recipients, 'recipients');
@@ -196,4 +201,34 @@ function checkApproval(
         add(C.RejectTargetNotBehind, entry, `reject target "${target}" is not an approval on every path behind this node`, `${at}[${i}]`);
     });
   }
+}
+
+/** Which optional timeout field each action needs (required) and which it takes at all. */
+const TIMEOUT_FIELDS: Record<TimeoutAction, { needs?: 'transferTo' | 'escalateTo'; takes: ReadonlyArray<'repeatEvery' | 'transferTo' | 'escalateTo'> }> = {
+  'auto-approve': { takes: [] },
+  'auto-reject': { takes: [] },
+  remind: { takes: ['repeatEvery'] },
+  transfer: { needs: 'transferTo', takes: ['transferTo'] },
+  escalate: { needs: 'escalateTo', takes: ['escalateTo'] },
+};
+
+/** An ISO 8601 duration whose every number is zero (`PT0S`, `P0D`); seconds are positive integers by the schema already. */
+function isZeroDuration(value: string | number): boolean {
+  return typeof value === 'string' && !/[1-9]/.test(value);
+}
+
+function checkTimeout(node: ApprovalNode, entry: NodeEntry, add: (code: string, entry: NodeEntry, message: string, path?: string) => void): void {
+  const timeout = node.timeout;
+  if (!timeout) return;
+  const at = `${entry.path}.timeout`;
+  const fields = TIMEOUT_FIELDS[timeout.action];
+  if (fields.needs && timeout[fields.needs] === undefined)
+    add(C.TimeoutTargetMissing, entry, `timeout action "${timeout.action}" needs \`${fields.needs}\``, `${at}.${fields.needs}`);
+  for (const field of ['repeatEvery', 'transferTo', 'escalateTo'] as const) {
+    if (timeout[field] !== undefined && !fields.takes.includes(field))
+      add(C.TimeoutFieldNotAllowed, entry, `\`${field}\` does not apply to timeout action "${timeout.action}"`, `${at}.${field}`);
+  }
+  if (isZeroDuration(timeout.after)) add(C.TimeoutDurationInvalid, entry, 'a timeout must be longer than zero', `${at}.after`);
+  if (timeout.repeatEvery !== undefined && isZeroDuration(timeout.repeatEvery))
+    add(C.TimeoutDurationInvalid, entry, 'reminders cannot repeat every zero seconds', `${at}.repeatEvery`);
 }

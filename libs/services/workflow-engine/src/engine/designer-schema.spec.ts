@@ -24,6 +24,14 @@ describe('DESIGNER_SCHEMA', () => {
     expect(field('passPercent')).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, required: false });
     expect(field('assignees')).toMatchObject({ type: 'assignee[]', required: true });
     expect(field('timeout')?.fields?.find((f) => f.name === 'action')).toMatchObject({ values: [...TIMEOUT_ACTIONS], required: true });
+    // The action's targets and the reminder interval: optional in the form, required per action by the static rules.
+    expect(field('timeout')?.fields?.map((f) => [f.name, f.type, f.required])).toEqual([
+      ['after', 'string|integer', true],
+      ['action', 'string', true],
+      ['repeatEvery', 'string|integer', false],
+      ['transferTo', 'string', false],
+      ['escalateTo', 'assignee', false],
+    ]);
     expect(field('operations')?.fields?.map((f) => f.name)).toEqual(['transfer', 'delegate', 'addSigner', 'rejectTargets']);
     expect(catalog.nodeKinds.find((k) => k.kind === 'end')?.fields.find((f) => f.name === 'result')).toMatchObject({ values: ['approved', 'rejected'] });
   });

@@ -44,6 +44,7 @@ const COMPOSITE: Record<string, { type: string; shape?: () => Shape }> = {
   condition: { type: 'jsonlogic' },
   operations: { type: 'object', shape: () => operationsSchema.shape },
   timeout: { type: 'object', shape: () => timeoutSchema.shape },
+  escalateTo: { type: 'assignee' },
   branches: { type: 'branch[]' },
   nodes: { type: 'node[]' },
 };
@@ -89,9 +90,11 @@ const resolvers = assigneeSchema.options.map((schema) => ({
 }));
 
 const HANDLER_DESCRIPTIONS: Record<string, string> = {
-  'auto-approve': 'The open tasks are approved by the system.',
-  'auto-reject': 'The open tasks are rejected by the system (the instance is rejected).',
-  remind: 'The assignees are reminded; the tasks stay open.',
+  'auto-approve': 'The task is approved by the system: a vote on its seat, counted by the node’s mode.',
+  'auto-reject': 'The task is rejected by the system: a vote on its seat, counted by the node’s mode (a deciding rejection rejects the instance).',
+  remind: 'The assignee is reminded (again every `repeatEvery`, when set); the task stays open.',
+  transfer: 'The task passes to the subject named in `transferTo` (the task ends Transferred).',
+  escalate: 'The task passes to the first subject `escalateTo` resolves to who holds no seat at the node (the task ends Transferred).',
   'auto-pass': 'The node passes without a task.',
   'to-admin': 'The definition’s admins get the task; the first to act decides.',
   error: 'The instance stops with Workflow.Runtime.AssigneeEmpty.',

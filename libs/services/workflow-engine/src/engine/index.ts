@@ -15,6 +15,7 @@ export type {
   GatewayNode,
   NodeKind,
   ParallelGateway,
+  TimeoutAction,
   WorkflowDefinition,
 } from './definition.model';
 export { compileDefinition, validateDefinition, DefinitionProblemCode } from './definition.validator';

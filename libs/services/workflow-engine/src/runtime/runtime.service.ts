@@ -39,6 +39,8 @@ import type {
   TaskResponse,
 } from './dto/runtime.responses';
 import { AdminAuditTrail } from './admin-audit';
+import { TaskTimers } from '../timeouts/task-timers';
+import type { TimeoutPlan } from '../timeouts/timeout-plan';
 
 /** The instance operations besides voting: the states each applies to, the state it leads to, its event. */
 export const INSTANCE_OPERATIONS = {
@@ -107,6 +109,8 @@ export class RuntimeService {
   private readonly graphs = new LRUCache<string, DefinitionGraph>({ max: 500 });
   /** Writes through the manager of the change it audits, so it has no dependencies of its own. */
   private readonly audit = new AdminAuditTrail();
+  /** Node timeouts' due times, armed in the transaction that opens each task (docs/timeouts.md). */
+  private readonly timers = new TaskTimers();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -284,7 +288,7 @@ export class RuntimeService {
       to: owner,
       decision: status,
     });
-    await this.emitCreated(manager, reopened);
+    await this.emitCreated(manager, instance, reopened);
     return { task: taskOf(decided), nodeClosed: false, instance: instanceOf(saved), returnedTask: taskOf(reopened) };
   }
 
@@ -339,7 +343,7 @@ export class RuntimeService {
     const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: task.assignee, to: input.to };
     if (how === 'Transferred') await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, handedOver);
     else await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, handedOver);
-    await this.emitCreated(manager, opened);
+    await this.emitCreated(manager, instance, opened);
     return opened;
   }
 
@@ -416,7 +420,7 @@ export class RuntimeService {
           seq,
           assignee: parked.assignees[seq] as string,
         });
-        await this.emitCreated(manager, row);
+        await this.emitCreated(manager, instance, row);
         opened.push(row);
       }
       const saved = await this.repository.saveInstance(manager, instance);
@@ -480,7 +484,10 @@ export class RuntimeService {
     });
   }
 
-  private async emitCreated(manager: EntityManager, task: TaskRow): Promise<void> {
+  /** Every task opens through here: its event, and its node timeout's due time (same transaction). */
+  private async emitCreated(manager: EntityManager, instance: InstanceRow, task: TaskRow): Promise<void> {
+    const graph = await this.graphOfVersion(manager, instance.definition_version_id);
+    await this.timers.arm(manager, graph.node(task.node_key), task);
     await this.emit(manager, task.tenant_id, WorkflowRuntimeEvents.taskCreated, {
       tenantId: task.tenant_id,
       taskId: task.id,
@@ -593,18 +600,74 @@ export class RuntimeService {
       const instance = await this.lockForInitiator(manager, tenantId, instanceId, actor, 'remind the assignees of');
       if (instance.status !== 'Running') throw new InvalidStateError(`The instance is ${instance.status}: reminders are sent only while it is Running.`);
       const tasks = await this.repository.pendingTasks(manager, instance.id);
-      for (const task of tasks) {
-        await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskReminded, {
-          tenantId,
-          taskId: task.id,
-          instanceId,
-          nodeKey: task.node_key,
-          assignee: task.assignee,
-          by: actor,
-        });
-      }
+      for (const task of tasks) await this.remindOf(manager, task, actor);
       return { reminded: tasks.length };
     });
+  }
+
+  /** One `workflow.task.reminded` to the task's assignee: the initiator's remind, or a node timeout's. */
+  private async remindOf(manager: EntityManager, task: TaskRow, by: string): Promise<void> {
+    await this.emit(manager, task.tenant_id, WorkflowRuntimeEvents.taskReminded, {
+      tenantId: task.tenant_id,
+      taskId: task.id,
+      instanceId: task.instance_id,
+      nodeKey: task.node_key,
+      assignee: task.assignee,
+      by,
+    });
+  }
+
+  /**
+   * A node timeout fired on a Pending task of a Running instance (src/timeouts/, docs/timeouts.md), in
+   * the caller's transaction, which holds the instance lock: the plan runs through the paths a
+   * person's act takes (the vote of `decide`, the seat hand-over of `transfer`, the reminder of
+   * `remind`), attributed to `by`; then `workflow.task.timed-out`. A hand-over goes to the first
+   * candidate who is not the assignee and holds no seat at the node visit; with nobody, a reminder.
+   */
+  async onTimeout(
+    manager: EntityManager,
+    instance: InstanceRow,
+    task: TaskRow,
+    timeout: { action: EventPayloadOf<typeof WorkflowRuntimeEvents.taskTimedOut>['action']; dueAt: Date; plan: TimeoutPlan },
+    by: string,
+  ): Promise<EventPayloadOf<typeof WorkflowRuntimeEvents.taskTimedOut>> {
+    const tenantId = instance.tenant_id;
+    const { plan } = timeout;
+    let outcome: EventPayloadOf<typeof WorkflowRuntimeEvents.taskTimedOut>['outcome'] = 'reminded';
+    let handedTo: TaskRow | null = null;
+    if (plan.kind === 'vote') {
+      const graph = await this.graphOfVersion(manager, instance.definition_version_id);
+      const cast = await this.castVote(manager, by, instance, task, graph, { decision: plan.decision, comment: plan.comment }, instance.variables);
+      outcome = cast.returnedTask ? 'returned' : plan.decision === 'approve' ? 'approved' : 'rejected';
+    } else if (plan.kind === 'hand-over') {
+      const parked = instance.position.parked[task.node_key];
+      if (!parked || parked.visit !== task.visit) throw new Error(`task ${task.id}: node ${task.node_key} visit ${task.visit} is not waiting`);
+      for (const to of plan.candidates) {
+        if (to === task.assignee || (await this.hasSeat(manager, instance, task, to))) continue;
+        handedTo = await this.passSeat(manager, instance, task, parked, { to, by, comment: plan.comment }, 'Transferred');
+        await this.repository.saveInstance(manager, instance);
+        outcome = 'transferred';
+        break;
+      }
+    }
+    if (outcome === 'reminded') await this.remindOf(manager, task, by);
+    const timedOut = {
+      tenantId,
+      taskId: task.id,
+      instanceId: instance.id,
+      nodeKey: task.node_key,
+      visit: task.visit,
+      assignee: task.assignee,
+      action: timeout.action,
+      outcome,
+      dueAt: timeout.dueAt.toISOString(),
+      to: handedTo?.assignee ?? null,
+      newTaskId: handedTo?.id ?? null,
+      by,
+    };
+    await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTimedOut, timedOut);
+    this.logger.log(`audit: task ${task.id} of instance ${instance.id} timed out (${timeout.action}) in tenant ${tenantId}: ${outcome}`);
+    return timedOut;
   }
 
   // ---- administrative operations (`workflow.instance.manage`, audited: docs/runtime.md) ---------
@@ -893,7 +956,7 @@ export class RuntimeService {
     else if (effects.cancelled.length > 0) await this.repository.cancelPending(manager, instanceId, effects.cancelled);
     for (const open of effects.opened) {
       if (position.parked[open.nodeKey]?.visit !== open.visit) continue;
-      await this.emitCreated(manager, await this.repository.insertTask(manager, { tenantId, instanceId, ...open }));
+      await this.emitCreated(manager, instance, await this.repository.insertTask(manager, { tenantId, instanceId, ...open }));
     }
     for (const n of effects.notifications) {
       await this.emit(manager, tenantId, WorkflowRuntimeEvents.ccNotified, { tenantId, instanceId, nodeKey: n.nodeKey, recipients: n.recipients });
@@ -920,9 +983,10 @@ export class RuntimeService {
   /**
    * The graph of a published version. Versions are immutable, so a graph is read and parsed once per
    * process and kept (bounded): every vote walks its instance's version, and re-reading and
-   * re-parsing the JSON cost more than the vote's own writes.
+   * re-parsing the JSON cost more than the vote's own writes. Public for the node timeouts, which
+   * read a fired timer's node from it.
    */
-  private async graphOfVersion(manager: EntityManager, versionId: string): Promise<DefinitionGraph> {
+  async graphOfVersion(manager: EntityManager, versionId: string): Promise<DefinitionGraph> {
     const cached = this.graphs.get(versionId);
     if (cached) return cached;
     const graph = graphOf(await this.versionDefinition(manager, versionId));
