@@ -145,7 +145,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: the workflo
     const probe = () => call('ina', 'start_workflow', { DefinitionKey: 'no-such-flow', BusinessKey: 'PROBE' });
     await toggle(false);
     try {
-      const off = await eventually(probe, (result) => structured(result)['code'] === 'Feature.Disabled', 10_000);
+      const off = await eventually(probe, (result) => structured(result)['code'] === 'Feature.Disabled', 20_000);
       expect(structured(off)).toMatchObject({ status: 403, code: 'Feature.Disabled' });
       expect(structured(await call('rita', 'approve_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Feature.Disabled' });
       expect((await todoOf('rita')).items.map((t) => t.id)).toContain(task.id);
@@ -153,7 +153,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: the workflo
     } finally {
       await toggle(true);
     }
-    await eventually(probe, (result) => structured(result)['code'] === 'Workflow.Definition.NotActive', 10_000);
+    await eventually(probe, (result) => structured(result)['code'] === 'Workflow.Definition.NotActive', 20_000);
     const on = await call('rita', 'approve_workflow_task', { TaskId: task.id });
     expect(structured(on)).toMatchObject({ task: { status: 'Approved' } });
   });

@@ -412,7 +412,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: adminis
       const off = await eventually(
         () => reset(id, { nodeKey: 'board' }, 'gus', 'globex'),
         (res) => res.status === 403,
-        10_000,
+        20_000,
       );
       expectProblem(off, 403, 'Feature.Disabled');
       const before = await written();
@@ -424,7 +424,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: adminis
     const on = await eventually(
       () => reset(id, { nodeKey: 'board' }, 'gus', 'globex'),
       (res) => res.status === 200,
-      10_000,
+      20_000,
     );
     expect((await progress(on.body.id, 'globex')).nodes.find((node: { key: string }) => node.key === 'board').state).toBe('waiting');
   });

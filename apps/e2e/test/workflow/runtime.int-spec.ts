@@ -590,20 +590,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     const toggle = (enabled: boolean) =>
       platform.as('gus', 'globex').put('/api/authorization/features/workflow.runtime').send({ enabled, scope: 'tenant' }).expect(200);
     await start('race-any', 'FEAT-0', {}, 'gus', 'globex').expect(201);
+    // Probed with a start of a key that has no definition (404 while the gate is open), so the probe never writes.
+    const probe = () => start('no-such-flow', 'PROBE', {}, 'gus', 'globex');
     await toggle(false);
-    const off = await eventually(
-      () => start('race-any', 'FEAT-1', {}, 'gus', 'globex'),
-      (res) => res.status === 403,
-      10_000,
-    );
+    await eventually(probe, (res) => res.status === 403, 20_000);
+    const off = await start('race-any', 'FEAT-1', {}, 'gus', 'globex');
     expectProblem(off, 403, 'Feature.Disabled');
     expect(await n(`SELECT count(*)::int AS n FROM workflow.instance WHERE tenant_id = 'globex' AND business_key = 'FEAT-1'`)).toBe(0);
     await toggle(true);
-    const on = await eventually(
-      () => start('race-any', 'FEAT-2', {}, 'gus', 'globex'),
-      (res) => res.status === 201,
-      10_000,
-    );
-    expect(on.status).toBe(201);
+    await eventually(probe, (res) => res.status === 404, 20_000);
+    await start('race-any', 'FEAT-2', {}, 'gus', 'globex').expect(201);
   });
 });

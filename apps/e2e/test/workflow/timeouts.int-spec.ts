@@ -324,7 +324,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: node ti
       const refused = await eventually(
         () => as('gus', 'globex').post(`${RUNTIME}/instances`).send({ definitionKey: 'gated', businessKey: randomUUID(), variables: {} }),
         (res) => res.status === 403,
-        10_000,
+        20_000,
       );
       expect(refused.status).toBe(403);
       const elsewhere = await start('auto-one');
@@ -343,7 +343,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: node ti
         return statusOf(gated);
       },
       (status) => status === 'Approved',
-      10_000,
+      20_000,
       200,
     );
     expect(fired).toBe('Approved');
