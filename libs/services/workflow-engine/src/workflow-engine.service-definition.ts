@@ -5,6 +5,7 @@ import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
+import { CreateReportIndexes1764730000000 } from './migrations/1764730000000-CreateReportIndexes';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -27,11 +28,14 @@ export const workflowEngineService = defineService({
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
+      CreateReportIndexes1764730000000,
     ],
   },
   modules: [WorkflowEngineModule],
   openApi: {
     title: 'Workflow engine',
-    description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks.',
+    description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks, reports.',
+    // The reports are served with the HTTP method QUERY: OpenAPI 3.2 is the first to describe such operations.
+    openApiVersion: '3.2.0',
   },
 });
