@@ -24,9 +24,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
   const auth = (sub: string, tenantId: string) => `Bearer ${platform.token({ sub, tenantId })}`;
   /** QUERY /reports/<name> with the query as JSON body (supertest sends any method Node knows; Node 20 knows QUERY). */
   const query = (name: string, body: object | undefined, sub = 'rita', tenantId = TENANT) => {
-    const call = request(http as never)
-      .query(`${REPORTS}/${name}`)
-      .set('Authorization', auth(sub, tenantId));
+    // supertest declares its method helpers from Node's method list but types only the common ones.
+    const agent = request(http as never) as unknown as { query(url: string): request.Test };
+    const call = agent.query(`${REPORTS}/${name}`).set('Authorization', auth(sub, tenantId));
     return body === undefined ? call : call.set('Content-Type', 'application/json').send(body);
   };
   const post = (name: string, body: object | undefined, sub = 'rita', tenantId = TENANT) => {
@@ -405,7 +405,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
   });
 
   it('lists both forms in the OpenAPI document (3.2: the QUERY operation and the POST fallback)', () => {
-    const doc = platform.service('workflow-engine').openApi as { openapi: string; paths: Record<string, Record<string, { tags?: string[] }>> };
+    const doc = platform.service('workflow-engine').openApi as unknown as { openapi: string; paths: Record<string, Record<string, { tags?: string[] }>> };
     expect(doc.openapi).toBe('3.2.0');
     for (const name of NAMES) {
       expect(doc.paths[`${REPORTS}/${name}`]?.['query']?.tags).toEqual(['Workflow-Reports']);
