@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
   const only = new Set(
-    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports').split(',').map((name) => name.trim()),
+    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports')
+      .split(',')
+      .map((name) => name.trim()),
   );
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);

@@ -89,9 +89,11 @@ async function generate(pool: Pool, tenant: string, count: number): Promise<void
  * The raw SQL aggregate of each report's question, written plainly (no covering tricks, no JSON
  * shaping), and the figure of its answer compared with the report's, so both answer the same.
  */
-const RAW: Record<string, { sql: string[]; figure: (rows: Array<Array<Record<string, unknown>>>) => number; reportFigure: (body: any) => number }> = {
+const RAW: Record<string, { sql: string[]; figure: (rows: Array<Array<Record<string, unknown>>>) => number; reportFigure: (body: ReportBody) => number }> = {
   instances: {
-    sql: [`SELECT definition_key, status, count(*)::int AS n FROM workflow.instance WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1, 2`],
+    sql: [
+      `SELECT definition_key, status, count(*)::int AS n FROM workflow.instance WHERE tenant_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY 1, 2`,
+    ],
     figure: ([rows]) => rows!.reduce((sum, r) => sum + Number(r['n']), 0),
     reportFigure: (body) => body.totals.total,
   },
@@ -157,6 +159,10 @@ const RAW: Record<string, { sql: string[]; figure: (rows: Array<Array<Record<str
   },
 };
 
+/** A report's JSON answer, read only for the figure checked against the raw aggregate. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each report has its own shape; the figure functions below name the fields they read.
+type ReportBody = any;
+
 const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
 export async function benchWorkflowReports(options: { quick: boolean; amqpUrl: string }): Promise<void> {
@@ -191,7 +197,9 @@ export async function benchWorkflowReports(options: { quick: boolean; amqpUrl: s
     await generate(pool, OTHER_TENANT, instances / 5);
     await pool.query(`VACUUM ANALYZE workflow.instance, workflow.task, workflow.definition_deployment`);
     const [{ tasks }] = (await pool.query(`SELECT count(*)::int AS tasks FROM workflow.task WHERE tenant_id = $1`, [SEEDED_TENANT])).rows;
-    out(`generated ${instances} instances and ${tasks} tasks (+ ${instances / 5} of another tenant) in ${((performance.now() - generating) / 1000).toFixed(1)} s`);
+    out(
+      `generated ${instances} instances and ${tasks} tasks (+ ${instances / 5} of another tenant) in ${((performance.now() - generating) / 1000).toFixed(1)} s`,
+    );
 
     const report = async (name: string) => {
       const response = await fetch(`http://127.0.0.1:${engine.port}/api/workflow/reports/${name}`, {
@@ -250,8 +258,14 @@ export async function benchWorkflowReports(options: { quick: boolean; amqpUrl: s
     for (const server of servers.reverse()) await attempt('server', () => stopServer(server));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'workflow-engine', 'bench-echo']));
+    await attempt('rabbitmq topology', () =>
+      deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'workflow-engine', 'bench-echo']),
+    );
     rmSync(dataDir, { recursive: true, force: true });
-    out(problems.length === 0 ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted` : `teardown problems: ${problems.join('; ')}`);
+    out(
+      problems.length === 0
+        ? `teardown: servers stopped; database dropped; Redis keys and RabbitMQ queues of ${id} deleted`
+        : `teardown problems: ${problems.join('; ')}`,
+    );
   }
 }

@@ -215,9 +215,33 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
     const res = await query('task-duration', PERIOD).expect(200);
     // leave/manager: 88,200 and 3,600. contract/board: 6,600 and 84,600. contract/legal: 600, 1,800, 3,600 and dora's 1,200.
     expect(res.body.nodes).toEqual([
-      { definitionKey: 'leave', nodeKey: 'manager', decided: 2, avgSeconds: 45_900, p50Seconds: 45_900, p95Seconds: expect.closeTo(3_600 + 0.95 * 84_600, 6), maxSeconds: 88_200 },
-      { definitionKey: 'contract', nodeKey: 'board', decided: 2, avgSeconds: 45_600, p50Seconds: 45_600, p95Seconds: expect.closeTo(6_600 + 0.95 * 78_000, 6), maxSeconds: 84_600 },
-      { definitionKey: 'contract', nodeKey: 'legal', decided: 4, avgSeconds: 1_800, p50Seconds: 1_500, p95Seconds: expect.closeTo(1_800 + 0.85 * 1_800, 6), maxSeconds: 3_600 },
+      {
+        definitionKey: 'leave',
+        nodeKey: 'manager',
+        decided: 2,
+        avgSeconds: 45_900,
+        p50Seconds: 45_900,
+        p95Seconds: expect.closeTo(3_600 + 0.95 * 84_600, 6),
+        maxSeconds: 88_200,
+      },
+      {
+        definitionKey: 'contract',
+        nodeKey: 'board',
+        decided: 2,
+        avgSeconds: 45_600,
+        p50Seconds: 45_600,
+        p95Seconds: expect.closeTo(6_600 + 0.95 * 78_000, 6),
+        maxSeconds: 84_600,
+      },
+      {
+        definitionKey: 'contract',
+        nodeKey: 'legal',
+        decided: 4,
+        avgSeconds: 1_800,
+        p50Seconds: 1_500,
+        p95Seconds: expect.closeTo(1_800 + 0.85 * 1_800, 6),
+        maxSeconds: 3_600,
+      },
     ]);
   });
 
@@ -245,13 +269,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
     const waited = (since: string) => [(before - Date.parse(since)) / 1000 - 1, (after - Date.parse(since)) / 1000 + 1];
     const [legal, manager, board] = res.body.nodes;
     expect(res.body.nodes).toHaveLength(3);
-    expect(legal).toMatchObject({ definitionKey: 'contract', nodeKey: 'legal', pendingTasks: 1, oldestPendingSince: '2026-03-02T09:00:01.000Z', decidedInPeriod: 4 });
+    expect(legal).toMatchObject({
+      definitionKey: 'contract',
+      nodeKey: 'legal',
+      pendingTasks: 1,
+      oldestPendingSince: '2026-03-02T09:00:01.000Z',
+      decidedInPeriod: 4,
+    });
     expect(legal.avgDecisionSeconds).toBe(1_800);
     const [low, high] = waited('2026-03-02T09:00:01Z');
     expect(legal.maxWaitingSeconds).toBeGreaterThanOrEqual(low!);
     expect(legal.maxWaitingSeconds).toBeLessThanOrEqual(high!);
     expect(legal.avgWaitingSeconds).toBeCloseTo(legal.maxWaitingSeconds, 0);
-    expect(manager).toMatchObject({ definitionKey: 'leave', nodeKey: 'manager', pendingTasks: 1, oldestPendingSince: '2026-03-03T00:00:00.000Z', decidedInPeriod: 2 });
+    expect(manager).toMatchObject({
+      definitionKey: 'leave',
+      nodeKey: 'manager',
+      pendingTasks: 1,
+      oldestPendingSince: '2026-03-03T00:00:00.000Z',
+      decidedInPeriod: 2,
+    });
     expect(manager.avgDecisionSeconds).toBe(45_900);
     // No Pending task: after every node that has one, by its decision time.
     expect(board).toEqual({
@@ -271,9 +307,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
     const res = await query('rejects', PERIOD).expect(200);
     expect(res.body.totalRejections).toBe(3);
     expect(res.body.nodes).toEqual([
-      { definitionKey: 'contract', nodeKey: 'board', rejections: 1, instances: 1, targets: [{ target: '(end)', count: 1 }], reasons: [{ reason: 'too expensive', count: 1 }] },
-      { definitionKey: 'contract', nodeKey: 'legal', rejections: 1, instances: 1, targets: [{ target: 'legal', count: 1 }], reasons: [{ reason: 'missing annex', count: 1 }] },
-      { definitionKey: 'leave', nodeKey: 'manager', rejections: 1, instances: 1, targets: [{ target: '(none)', count: 1 }], reasons: [{ reason: 'missing annex', count: 1 }] },
+      {
+        definitionKey: 'contract',
+        nodeKey: 'board',
+        rejections: 1,
+        instances: 1,
+        targets: [{ target: '(end)', count: 1 }],
+        reasons: [{ reason: 'too expensive', count: 1 }],
+      },
+      {
+        definitionKey: 'contract',
+        nodeKey: 'legal',
+        rejections: 1,
+        instances: 1,
+        targets: [{ target: 'legal', count: 1 }],
+        reasons: [{ reason: 'missing annex', count: 1 }],
+      },
+      {
+        definitionKey: 'leave',
+        nodeKey: 'manager',
+        rejections: 1,
+        instances: 1,
+        targets: [{ target: '(none)', count: 1 }],
+        reasons: [{ reason: 'missing annex', count: 1 }],
+      },
     ]);
   });
 
@@ -293,7 +350,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
       ],
     });
     const contract = await query('trends', { ...PERIOD, DefinitionKey: 'contract' }).expect(200);
-    expect(contract.body.buckets.map((b: { started: number; completed: number; avgDurationSeconds: number | null }) => [b.started, b.completed, b.avgDurationSeconds])).toEqual([
+    expect(
+      contract.body.buckets.map((b: { started: number; completed: number; avgDurationSeconds: number | null }) => [
+        b.started,
+        b.completed,
+        b.avgDurationSeconds,
+      ]),
+    ).toEqual([
       [2, 2, 90_000],
       [1, 1, 86_400],
       [0, 0, null],
@@ -392,7 +455,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
       totals: { total: 6, byAction: { publish: 2, 'legacy-deploy': 1, grayscale: 1, 'complete-grayscale': 1, rollback: 1 } },
       definitions: [
         { definitionKey: 'contract', total: 3, byAction: { ...none, publish: 1, grayscale: 1, rollback: 1 }, lastAt: '2026-03-03T10:00:00.000Z' },
-        { definitionKey: 'leave', total: 3, byAction: { ...none, publish: 1, 'legacy-deploy': 1, 'complete-grayscale': 1 }, lastAt: '2026-03-03T23:59:59.000Z' },
+        {
+          definitionKey: 'leave',
+          total: 3,
+          byAction: { ...none, publish: 1, 'legacy-deploy': 1, 'complete-grayscale': 1 },
+          lastAt: '2026-03-03T23:59:59.000Z',
+        },
       ],
     });
   });

@@ -27,7 +27,9 @@ export class CreateReportIndexes1764730000000 implements MigrationInterface {
       `CREATE INDEX "ix_task_report_decided" ON "workflow"."task" ("tenant_id", "decided_at") INCLUDE ("instance_id", "node_key", "status", "owner", "decided_by", "created_at")
         WHERE "status" IN ('Approved', 'Rejected')`,
     );
-    await q.query(`CREATE INDEX "ix_task_report_pending" ON "workflow"."task" ("tenant_id", "created_at") INCLUDE ("instance_id", "node_key") WHERE "status" = 'Pending'`);
+    await q.query(
+      `CREATE INDEX "ix_task_report_pending" ON "workflow"."task" ("tenant_id", "created_at") INCLUDE ("instance_id", "node_key") WHERE "status" = 'Pending'`,
+    );
     await q.query(`CREATE INDEX "ix_task_instance_created" ON "workflow"."task" ("instance_id", "created_at") INCLUDE ("node_key")`);
     await q.query(`CREATE INDEX "ix_definition_deployment_at" ON "workflow"."definition_deployment" ("tenant_id", "at") INCLUDE ("key", "action")`);
   }

@@ -40,7 +40,10 @@ describe('report period', () => {
 
   it('defaults the other reports to the 30 days up to now, or up to To', () => {
     expect(resolvePeriod({}, { required: false, now })).toEqual({ from: new Date('2026-05-16T12:00:00Z'), to: now });
-    expect(resolvePeriod({ To: '2026-03-31' }, { required: false, now })).toEqual({ from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-31T00:00:00Z') });
+    expect(resolvePeriod({ To: '2026-03-31' }, { required: false, now })).toEqual({
+      from: new Date('2026-03-01T00:00:00Z'),
+      to: new Date('2026-03-31T00:00:00Z'),
+    });
   });
 
   it('refuses a period over the maximum span', () => {

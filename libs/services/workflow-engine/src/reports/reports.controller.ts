@@ -6,7 +6,14 @@ import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { SchemaValidationPipe, USER_POLICY } from '@lp/platform/http';
 import { WritesNothing } from '../runtime-feature/workflow-runtime.guard';
-import { ListReportQuery, ListReportQueryDto, listReportQuerySchema, TrendReportQuery, TrendReportQueryDto, trendReportQuerySchema } from './dto/report-query.dto';
+import {
+  ListReportQuery,
+  ListReportQueryDto,
+  listReportQuerySchema,
+  TrendReportQuery,
+  TrendReportQueryDto,
+  trendReportQuerySchema,
+} from './dto/report-query.dto';
 import {
   ApproversReportResponse,
   BottlenecksReportResponse,
@@ -59,7 +66,10 @@ type ReportName = keyof typeof REPORTS;
  */
 function ReportRoute(form: 'QUERY' | 'POST', name: ReportName): MethodDecorator {
   const doc: ReportDoc = { ...REPORTS[name], body: name === 'trends' ? TrendReportQueryDto : ListReportQueryDto };
-  const other = form === 'QUERY' ? `the fallback \`POST /api/workflow/reports/${name}/_query\`` : `\`QUERY /api/workflow/reports/${name}\` (RFC 9110 safe method with a body)`;
+  const other =
+    form === 'QUERY'
+      ? `the fallback \`POST /api/workflow/reports/${name}/_query\``
+      : `\`QUERY /api/workflow/reports/${name}\` (RFC 9110 safe method with a body)`;
   return applyDecorators(
     form === 'QUERY' ? QueryMethod(name) : Post(`${name}/_query`),
     // The fallback is a POST only in form: the workflow.runtime gate is for writes.

@@ -66,7 +66,9 @@ export class ReportsRepository {
   }
 
   /** Decided tasks (decided in the period) by definition and node: how long they took, in seconds. */
-  taskDuration(scope: ReportScope): Promise<
+  taskDuration(
+    scope: ReportScope,
+  ): Promise<
     Array<{ definitionKey: string; nodeKey: string; decided: number; avgSeconds: number; p50Seconds: number; p95Seconds: number; maxSeconds: number }>
   > {
     const { where, params } = this.filter(scope, 'i."definition_key"');
@@ -87,9 +89,9 @@ export class ReportsRepository {
   }
 
   /** Per person who decided tasks in the period: how many, approved, rejected, and how long after the task opened. */
-  approvers(scope: ReportScope): Promise<
-    Array<{ approver: string; decided: number; approved: number; rejected: number; avgDecisionSeconds: number; totalApprovers: number }>
-  > {
+  approvers(
+    scope: ReportScope,
+  ): Promise<Array<{ approver: string; decided: number; approved: number; rejected: number; avgDecisionSeconds: number; totalApprovers: number }>> {
     // The instance is joined only to filter by definition key: without one the task's own covering index answers.
     const join = scope.definitionKey ? `JOIN "workflow"."instance" i ON i."id" = t."instance_id" AND i."tenant_id" = $1` : '';
     const { where, params } = this.filter(scope, 'i."definition_key"');
@@ -220,7 +222,10 @@ export class ReportsRepository {
    * instances started, instances completed (ended Approved or Rejected) and the real average
    * duration (start to end) of those completed in the bucket: null when none completed.
    */
-  trends(scope: Omit<ReportScope, 'limit'>, granularity: Granularity): Promise<Array<{ start: Date; started: number; completed: number; avgDurationSeconds: number | null }>> {
+  trends(
+    scope: Omit<ReportScope, 'limit'>,
+    granularity: Granularity,
+  ): Promise<Array<{ start: Date; started: number; completed: number; avgDurationSeconds: number | null }>> {
     const { where, params } = this.filter(scope, 'i."definition_key"');
     const unit = `$${params.length + 1}::text`;
     // Buckets are computed on UTC wall-clock timestamps (`AT TIME ZONE 'UTC'`), so neither the session's time zone nor DST moves them.
