@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow, workflow-reports) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -17,6 +17,7 @@ import { benchRedisStall } from './redis-stall.bench';
 import { benchScheduler } from './scheduler.bench';
 import { benchMcp } from './mcp.bench';
 import { benchWorkflow } from './workflow.bench';
+import { benchWorkflowReports } from './workflow-reports.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -31,7 +32,9 @@ async function main(): Promise<void> {
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
   const only = new Set(
-    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow').split(',').map((name) => name.trim()),
+    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports')
+      .split(',')
+      .map((name) => name.trim()),
   );
 
   const inProcess = await benchRpcEcho({ kind: 'in-process', prefix }, 'in-process', sizes);
@@ -75,6 +78,9 @@ async function main(): Promise<void> {
 
   // Workflow engine: task completions/s over HTTP at 16 in flight against single-row UPDATE transactions/s on the same database.
   if (only.has('workflow')) await benchWorkflow({ quick, amqpUrl: amqp, profile: profileMode() });
+
+  // Workflow reports: each report over HTTP (QUERY) against the raw SQL aggregate of the same question, 100,000 instances × 5 tasks.
+  if (only.has('workflow-reports')) await benchWorkflowReports({ quick, amqpUrl: amqp });
 }
 
 main().then(

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 /** One HTTP operation of an OpenAPI document, as the fuzzer drives it. */
 export interface FuzzOperation {
   service: string;
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'query';
   /** The path template, e.g. `/api/authorization/roles/{roleId}`. */
   path: string;
   pathParams: string[];
@@ -37,7 +37,8 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** `query`: the HTTP method QUERY of OpenAPI 3.2 documents (the workflow reports); it carries a body like POST. */
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'query'] as const;
 
 /** Every operation of a service's OpenAPI document. */
 export function operationsOf(service: string, doc: OpenApiDocument): FuzzOperation[] {

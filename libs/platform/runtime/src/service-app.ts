@@ -65,6 +65,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
       .setTitle(service.openApi.title)
       .setDescription(service.openApi.description)
       .setVersion('1')
+      .setOpenAPIVersion(service.openApi.openApiVersion ?? '3.0.0')
       .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' })
       .build(),
   );

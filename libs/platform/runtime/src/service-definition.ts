@@ -44,7 +44,11 @@ export interface ServiceDefinition {
    * over RPC, seeds its definitions from it and has the service run them.
    */
   jobs?: readonly JobDeclaration[];
-  openApi: { title: string; description: string };
+  /**
+   * `openApiVersion` (default 3.0.0): 3.2.0 for a service with routes of the HTTP method QUERY,
+   * which @nestjs/swagger leaves out of documents older than OpenAPI 3.2 (the first with `query` operations).
+   */
+  openApi: { title: string; description: string; openApiVersion?: '3.0.0' | '3.2.0' };
 }
 
 export function defineService(definition: ServiceDefinition): ServiceDefinition {

@@ -7,6 +7,7 @@ import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-Cre
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
 import { CreateTaskTimerTable1764640000000 } from './migrations/1764640000000-CreateTaskTimerTable';
 import { WORKFLOW_ENGINE_JOBS } from './timeouts/node-timeouts.jobs';
+import { CreateReportIndexes1764730000000 } from './migrations/1764730000000-CreateReportIndexes';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -30,12 +31,15 @@ export const workflowEngineService = defineService({
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
       CreateTaskTimerTable1764640000000,
+      CreateReportIndexes1764730000000,
     ],
   },
   jobs: WORKFLOW_ENGINE_JOBS,
   modules: [WorkflowEngineModule],
   openApi: {
     title: 'Workflow engine',
-    description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks.',
+    description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks, reports.',
+    // The reports are served with the HTTP method QUERY: OpenAPI 3.2 is the first to describe such operations.
+    openApiVersion: '3.2.0',
   },
 });
