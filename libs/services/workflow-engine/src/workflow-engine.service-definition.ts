@@ -5,6 +5,7 @@ import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
+import { CreateManagementStore1764650000000 } from './migrations/1764650000000-CreateManagementStore';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -27,6 +28,7 @@ export const workflowEngineService = defineService({
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
+      CreateManagementStore1764650000000,
     ],
   },
   modules: [WorkflowEngineModule],
