@@ -218,9 +218,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
           correlation_id: expect.any(String),
         }),
       ]);
-      const [event] = await sql.query(`SELECT tenant_id, envelope FROM workflow.outbox_message WHERE event_type = 'workflow.management.instance-imported' AND envelope->'payload'->>'instanceId' = $1`, [
+      const [event] = await sql.query(`SELECT envelope FROM workflow.outbox_message WHERE event_type = 'workflow.management.instance-imported' AND envelope->'payload'->>'instanceId' = $1`, [
         id,
       ]);
+      expect(event.envelope.tenantId).toBe('acme');
       expect(event.envelope.payload).toMatchObject({ tenantId: 'acme', sourceId: 'ACME-7', status: 'Approved', tasks: 4, by: 'admin' });
 
       const before = await written();
