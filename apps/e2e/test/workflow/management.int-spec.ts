@@ -23,7 +23,10 @@ const split = {
 };
 const either = { name: 'Either', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 /** Every member of the role votes (all), then dora signs. */
-const reviewed = { name: 'Reviewed', nodes: [{ kind: 'approval', key: 'review', mode: 'all', assignees: [{ kind: 'role', role: REVIEWERS }] }, approval('sign', ['dora'])] };
+const reviewed = {
+  name: 'Reviewed',
+  nodes: [{ kind: 'approval', key: 'review', mode: 'all', assignees: [{ kind: 'role', role: REVIEWERS }] }, approval('sign', ['dora'])],
+};
 const solo = (name: string) => ({ name, nodes: [approval('solo', ['anna'])] });
 
 interface Task {
@@ -70,7 +73,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
     if (!task) throw new Error(`no pending task for ${assignee} in ${id}`);
     return task;
   };
-  const statusOf = async (id: string) => ((await sql.query(`SELECT status FROM workflow.instance WHERE id = $1`, [id]))[0] as { status: string } | undefined)?.status;
+  const statusOf = async (id: string) =>
+    ((await sql.query(`SELECT status FROM workflow.instance WHERE id = $1`, [id]))[0] as { status: string } | undefined)?.status;
   const complete = (sub: string, task: Task) => as(sub).post(`${RUNTIME}/tasks/${task.id}/complete`).send({});
   const start = (key: string, businessKey: string, sub = 'ina', tenantId = 'default') =>
     as(sub, tenantId).post(`${RUNTIME}/instances`).send({ definitionKey: key, businessKey, variables: {} });
@@ -79,9 +83,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
   const importAs = (body: object, sub = 'admin') => as(sub).post(`${MGMT}/import`).send(body);
   const versionId = async (key: string, version: number, tenantId = 'default'): Promise<string> =>
     (await sql.query(`SELECT id FROM workflow.definition_version WHERE tenant_id = $1 AND key = $2 AND version = $3`, [tenantId, key, version]))[0].id;
-  const roleId = async (name: string): Promise<string> => (await platform.sql.query(`SELECT id FROM authz.role WHERE tenant_id = 'default' AND name = $1`, [name]))[0].id;
-  const assignRole = async (subject: string) => platform.as().post(`/api/authorization/users/${subject}/roles/${await roleId(REVIEWERS)}`).expect(204);
-  const revokeRole = async (subject: string) => platform.as().delete(`/api/authorization/users/${subject}/roles/${await roleId(REVIEWERS)}`).expect(204);
+  const roleId = async (name: string): Promise<string> =>
+    (await platform.sql.query(`SELECT id FROM authz.role WHERE tenant_id = 'default' AND name = $1`, [name]))[0].id;
+  const assignRole = async (subject: string) =>
+    platform
+      .as()
+      .post(`/api/authorization/users/${subject}/roles/${await roleId(REVIEWERS)}`)
+      .expect(204);
+  const revokeRole = async (subject: string) =>
+    platform
+      .as()
+      .delete(`/api/authorization/users/${subject}/roles/${await roleId(REVIEWERS)}`)
+      .expect(204);
 
   beforeAll(async () => {
     await platform.start();
@@ -124,12 +137,19 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
       const body = legacy({ sourceId: 'PERM-IMP', businessKey: 'PERM-IMP' });
       const before = await written();
       expectProblem(await importAs(body, 'mia'), 403, 'Authorization.Denied');
-      expectProblem(await as('gus', 'globex').post(`${MGMT}/import`).send({ ...body, tenantId: 'globex' }), 403, 'Authorization.Denied');
+      expectProblem(
+        await as('gus', 'globex')
+          .post(`${MGMT}/import`)
+          .send({ ...body, tenantId: 'globex' }),
+        403,
+        'Authorization.Denied',
+      );
       expect(await written()).toEqual(before);
     });
 
     it('applies the `workflow.runtime` gate to the writes (the caller’s tenant, and for the import the tenant it names)', async () => {
-      const toggle = (enabled: boolean) => platform.as('gus', 'globex').put('/api/authorization/features/workflow.runtime').send({ enabled, scope: 'tenant' }).expect(200);
+      const toggle = (enabled: boolean) =>
+        platform.as('gus', 'globex').put('/api/authorization/features/workflow.runtime').send({ enabled, scope: 'tenant' }).expect(200);
       const id = (await start('trio', 'FEAT-1', 'gus', 'globex').expect(201)).body.id;
       await as('gus', 'globex').post(`${RUNTIME}/instances/${id}/cancel`).send({}).expect(200);
       await toggle(false);
@@ -218,9 +238,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
           correlation_id: expect.any(String),
         }),
       ]);
-      const [event] = await sql.query(`SELECT envelope FROM workflow.outbox_message WHERE event_type = 'workflow.management.instance-imported' AND envelope->'payload'->>'instanceId' = $1`, [
-        id,
-      ]);
+      const [event] = await sql.query(
+        `SELECT envelope FROM workflow.outbox_message WHERE event_type = 'workflow.management.instance-imported' AND envelope->'payload'->>'instanceId' = $1`,
+        [id],
+      );
       expect(event.envelope.tenantId).toBe('acme');
       expect(event.envelope.payload).toMatchObject({ tenantId: 'acme', sourceId: 'ACME-7', status: 'Approved', tasks: 4, by: 'admin' });
 
@@ -288,7 +309,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
       const missing = await importAs(legacy({ sourceId: 'ID-2', businessKey: 'ID-2', version: 99 }));
       expectProblem(missing, 422, 'Workflow.Import.Invalid');
       expect(missing.body.errors).toEqual({ version: [expect.stringContaining('does not exist in tenant "default"')] });
-      const foreign = await importAs(legacy({ sourceId: 'ID-3', businessKey: 'ID-3', definitionKey: undefined, version: undefined, definitionId: await versionId('trio', 1, 'acme') }));
+      const foreign = await importAs(
+        legacy({ sourceId: 'ID-3', businessKey: 'ID-3', definitionKey: undefined, version: undefined, definitionId: await versionId('trio', 1, 'acme') }),
+      );
       expectProblem(foreign, 422, 'Workflow.Import.Invalid');
       expect(Object.keys(foreign.body.errors)).toEqual(['definitionId']);
       expect(await written()).toEqual(before);
@@ -384,8 +407,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
       const before = await written();
       const many = Array.from({ length: 501 }, (_, i) => ({ nodeKey: 'trio', visit: i + 1, assignee: 'anna', status: 'Cancelled' }));
       expectProblem(await importAs(legacy({ sourceId: 'BIG-1', businessKey: 'BIG-1', tasks: many })), 413, 'Workflow.Import.TooLarge');
-      expectProblem(await importAs(legacy({ sourceId: 'BIG-2', businessKey: 'BIG-2', variables: { blob: 'x'.repeat(600_000) } })), 413, 'Workflow.Import.TooLarge');
-      expectProblem(await importAs(legacy({ sourceId: 'BIG-3', businessKey: 'BIG-3', variables: { blob: 'x'.repeat(70_000) } })), 413, 'Workflow.Runtime.VariablesTooLarge');
+      expectProblem(
+        await importAs(legacy({ sourceId: 'BIG-2', businessKey: 'BIG-2', variables: { blob: 'x'.repeat(600_000) } })),
+        413,
+        'Workflow.Import.TooLarge',
+      );
+      expectProblem(
+        await importAs(legacy({ sourceId: 'BIG-3', businessKey: 'BIG-3', variables: { blob: 'x'.repeat(70_000) } })),
+        413,
+        'Workflow.Runtime.VariablesTooLarge',
+      );
       expect(await written()).toEqual(before);
     });
 
@@ -413,7 +444,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
       const ian = as('ian', 'initech');
       await publish('solo', solo('Solo'), 'ian', 'initech');
       await publish('solo', solo('Solo 2'), 'ian', 'initech');
-      await ian.put(`${DEFS}/draft-only/draft`).send({ definition: solo('Draft') }).expect(201);
+      await ian
+        .put(`${DEFS}/draft-only/draft`)
+        .send({ definition: solo('Draft') })
+        .expect(201);
       const one = (await start('solo', 'ST-1', 'ian', 'initech').expect(201)).body.id;
       await start('solo', 'ST-2', 'ian', 'initech').expect(201);
       const three = (await start('solo', 'ST-3', 'ian', 'initech').expect(201)).body.id;
@@ -601,7 +635,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: managem
       // Nothing to change is an answer with empty lists, and writes nothing.
       const again = await start('reviewed', 'REV-1b').expect(201);
       const before = await written();
-      const same = await as('mia').post(`${MGMT}/tasks/${(await pending(again.body.id))[0]!.id}/refresh-candidates`).expect(200);
+      const same = await as('mia')
+        .post(`${MGMT}/tasks/${(await pending(again.body.id))[0]!.id}/refresh-candidates`)
+        .expect(200);
       expect(same.body).toMatchObject({ added: [], removed: [], openedTasks: [], cancelledTasks: [] });
       expect(await written()).toEqual(before);
     });

@@ -31,7 +31,15 @@ const definitionDeleted = z.object({
   by: id,
 });
 /** A terminal instance and its tasks were deleted. */
-const instanceDeleted = z.object({ tenantId: id, instanceId: uuid, definitionKey: id, businessKey: id, status: id, tasks: z.number().int().nonnegative(), by: id });
+const instanceDeleted = z.object({
+  tenantId: id,
+  instanceId: uuid,
+  definitionKey: id,
+  businessKey: id,
+  status: id,
+  tasks: z.number().int().nonnegative(),
+  by: id,
+});
 /** The seats of one approval node visit were re-based on its assignees as resolved now (opened tasks also have a `workflow.task.created`). */
 const candidatesRefreshed = z.object({
   tenantId: id,

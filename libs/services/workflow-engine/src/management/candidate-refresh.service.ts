@@ -27,7 +27,9 @@ export interface VisitRefresh {
   seats: string[];
 }
 
-export type RoleRefreshResult = (VisitRefresh & { outcome: 'refreshed' | 'unchanged' }) | { instanceId: string; nodeKey: string; outcome: 'failed'; status: number; code: string; detail: string };
+export type RoleRefreshResult =
+  | (VisitRefresh & { outcome: 'refreshed' | 'unchanged' })
+  | { instanceId: string; nodeKey: string; outcome: 'failed'; status: number; code: string; detail: string };
 
 /** Role members memoized for one request: every node visit of a refresh sees one answer per role. */
 type Members = (roleName: string) => Promise<string[]>;
@@ -94,7 +96,13 @@ export class CandidateRefreshService {
     return { role: roleName, results, refreshed, failed: results.filter((r) => r.outcome === 'failed').length };
   }
 
-  private async refreshInstance(caller: TrustedCaller, instanceId: string, graph: DefinitionGraph, nodeKeys: string[], members: Members): Promise<RoleRefreshResult[]> {
+  private async refreshInstance(
+    caller: TrustedCaller,
+    instanceId: string,
+    graph: DefinitionGraph,
+    nodeKeys: string[],
+    members: Members,
+  ): Promise<RoleRefreshResult[]> {
     return this.dataSource.transaction(async (manager) => {
       const instance = await this.runtime.lockInstance(manager, caller.tenantId, instanceId);
       // Ended meanwhile: nothing waits any more.
@@ -149,7 +157,9 @@ export class CandidateRefreshService {
     for (const move of plan.moves) await this.repository.moveSeat(manager, tenantId, move.taskId, move.seq);
     const opened: TaskRow[] = [];
     for (const seq of plan.open) {
-      const row = await this.runtime.insertTask(manager, { tenantId, instanceId: instance.id, nodeKey: node.key, visit: parked.visit, seq, assignee: plan.seats[seq]! });
+      const assignee = plan.seats[seq];
+      if (assignee === undefined) throw new Error(`refresh of ${node.key}: seat ${seq} is outside the seat list`);
+      const row = await this.runtime.insertTask(manager, { tenantId, instanceId: instance.id, nodeKey: node.key, visit: parked.visit, seq, assignee });
       await this.outbox.addEvent(
         manager,
         WorkflowRuntimeEvents.taskCreated,
@@ -164,7 +174,17 @@ export class CandidateRefreshService {
     await this.outbox.addEvent(
       manager,
       WorkflowManagementEvents.candidatesRefreshed,
-      { tenantId, instanceId: instance.id, nodeKey: node.key, visit: parked.visit, added: plan.added, removed: plan.removed, openedTasks: result.openedTasks, cancelledTasks: cancelled, by: actor },
+      {
+        tenantId,
+        instanceId: instance.id,
+        nodeKey: node.key,
+        visit: parked.visit,
+        added: plan.added,
+        removed: plan.removed,
+        openedTasks: result.openedTasks,
+        cancelledTasks: cancelled,
+        by: actor,
+      },
       tenantId,
     );
     await this.audit.record(manager, caller, {

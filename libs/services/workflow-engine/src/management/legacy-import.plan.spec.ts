@@ -2,7 +2,12 @@ import { DefinitionGraph, definitionSchema } from '../engine';
 import { legacyImportSchema } from './dto/legacy-import.dto';
 import { planImport } from './legacy-import.plan';
 
-const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({ kind: 'approval', key, assignees: [{ kind: 'user', subjects }], ...extra });
+const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
+  kind: 'approval',
+  key,
+  assignees: [{ kind: 'user', subjects }],
+  ...extra,
+});
 const graph = DefinitionGraph.of(
   definitionSchema.parse({
     name: 'Plan',
@@ -37,7 +42,12 @@ describe('planImport', () => {
   it('parks the open approvals of a running import; branches without open work count as arrived at the join', () => {
     const result = planImport(
       graph,
-      body('Running', [voted('intake', 'ann', '2024-01-02T00:00:00Z'), voted('desk', 'dee', '2024-01-03T00:00:00Z'), { nodeKey: 'fin', assignee: 'fay', status: 'Pending' }, { nodeKey: 'law', assignee: 'lou', status: 'Pending' }]),
+      body('Running', [
+        voted('intake', 'ann', '2024-01-02T00:00:00Z'),
+        voted('desk', 'dee', '2024-01-03T00:00:00Z'),
+        { nodeKey: 'fin', assignee: 'fay', status: 'Pending' },
+        { nodeKey: 'law', assignee: 'lou', status: 'Pending' },
+      ]),
       NOW,
     );
     if (!('plan' in result)) throw new Error(JSON.stringify(result.problems));
@@ -69,12 +79,19 @@ describe('planImport', () => {
       const result = planImport(graph, body('Running', tasks), NOW);
       return 'problems' in result ? result.problems : {};
     };
-    expect(Object.keys(problems([{ nodeKey: 'intake', assignee: 'ann', status: 'Pending' }, voted('intake', 'ann', '2024-01-02T00:00:00Z')].map((t, i) => ({ ...t, visit: i + 1 }))))).toEqual([
-      'tasks[0].visit',
-    ]);
-    expect(problems([{ nodeKey: 'intake', assignee: 'ann', status: 'Pending' }, { nodeKey: 'board', assignee: 'bob', status: 'Pending' }]).tasks).toEqual([
-      expect.stringContaining('cannot wait at the same time'),
-    ]);
+    expect(
+      Object.keys(
+        problems(
+          [{ nodeKey: 'intake', assignee: 'ann', status: 'Pending' }, voted('intake', 'ann', '2024-01-02T00:00:00Z')].map((t, i) => ({ ...t, visit: i + 1 })),
+        ),
+      ),
+    ).toEqual(['tasks[0].visit']);
+    expect(
+      problems([
+        { nodeKey: 'intake', assignee: 'ann', status: 'Pending' },
+        { nodeKey: 'board', assignee: 'bob', status: 'Pending' },
+      ]).tasks,
+    ).toEqual([expect.stringContaining('cannot wait at the same time')]);
     expect(problems([{ nodeKey: 'board', assignee: 'bob', status: 'Pending' }, voted('board', 'bob', '2024-01-02T00:00:00Z')]).tasks).toEqual([
       expect.stringContaining('two seats'),
     ]);

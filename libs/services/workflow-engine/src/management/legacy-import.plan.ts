@@ -46,9 +46,7 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
     decidedBy: task.decidedBy ?? null,
   });
 
-  for (const [group, members] of groupBy(tasks, (t) => `${t.nodeKey}\u0000${t.visit}`)) {
-    const [nodeKey] = group.split('\u0000') as [string];
-    const visit = members[0]!.visit;
+  for (const { nodeKey, visit, members } of visitsOf(tasks)) {
     const open = members.filter((t) => t.status === 'Pending');
     if (open.length === 0) {
       members.forEach((t, i) => rows.push(row(t, i)));
@@ -60,7 +58,10 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
     }
     const node = graph.node(nodeKey) as ApprovalNode;
     // The seats of the waiting visit: the votes in the order they were cast, then the open tasks.
-    const votes = members.filter((t) => t.status === 'Approved' || t.status === 'Rejected').sort((a, b) => Date.parse(a.decidedAt!) - Date.parse(b.decidedAt!));
+    // (The schema requires decidedAt on a vote.)
+    const votes = members
+      .filter((t) => t.status === 'Approved' || t.status === 'Rejected')
+      .sort((a, b) => Date.parse(a.decidedAt ?? '') - Date.parse(b.decidedAt ?? ''));
     const seated = [...votes, ...open];
     const seats = seated.map((t) => t.assignee);
     const twice = seats.find((s, i) => seats.indexOf(s) !== i);
@@ -78,7 +79,12 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
   if (Object.keys(problems).length > 0) return { problems };
   // The path: the start, then every node with tasks in the definition's order (the legacy system's own path is not known).
   const withTasks = new Set(tasks.map((t) => t.nodeKey));
-  const path = [START_KEY, ...listNodes(graph.definition).map((e) => e.node.key).filter((k) => withTasks.has(k))];
+  const path = [
+    START_KEY,
+    ...listNodes(graph.definition)
+      .map((e) => e.node.key)
+      .filter((k) => withTasks.has(k)),
+  ];
   return { plan: { position: { parked, arrived, visits, path }, tasks: rows } };
 }
 
@@ -88,17 +94,17 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
  * (they ended in the legacy system), so the join waits only for the open ones.
  */
 function parallelArrivals(graph: DefinitionGraph, open: string[], problem: (field: string, message: string) => void): Record<string, number[]> {
-  for (let i = 0; i < open.length; i++) {
-    for (let j = i + 1; j < open.length; j++) {
-      const a = graph.entry(open[i]!).scope;
-      const b = graph.entry(open[j]!).scope;
-      let k = 0;
-      while (k < a.length && k < b.length && a[k]!.gateway === b[k]!.gateway && a[k]!.branch === b[k]!.branch) k++;
-      const split = a[k];
+  open.forEach((first, i) => {
+    for (const second of open.slice(i + 1)) {
+      const a = graph.entry(first).scope;
+      const b = graph.entry(second).scope;
+      // The first enclosing gateway where the two part ways must be a parallel one.
+      const k = a.findIndex((entry, at) => b[at]?.gateway !== entry.gateway || b[at]?.branch !== entry.branch);
+      const split = k < 0 ? undefined : a[k];
       const concurrent = split !== undefined && b[k]?.gateway === split.gateway && graph.gateway(split.gateway).kind === 'parallel';
-      if (!concurrent) problem('tasks', `"${open[i]}" and "${open[j]}" cannot wait at the same time: only branches of a parallel gateway run together`);
+      if (!concurrent) problem('tasks', `"${first}" and "${second}" cannot wait at the same time: only branches of a parallel gateway run together`);
     }
-  }
+  });
   const arrived: Record<string, number[]> = {};
   const waiting = new Map<string, Set<number>>();
   for (const key of open) {
@@ -118,13 +124,14 @@ function parallelArrivals(graph: DefinitionGraph, open: string[], problem: (fiel
   return arrived;
 }
 
-function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const group = groups.get(k);
-    if (group) group.push(item);
-    else groups.set(k, [item]);
+/** The tasks by node visit, in the order each visit first appears. */
+function visitsOf(tasks: readonly Indexed[]): Array<{ nodeKey: string; visit: number; members: Indexed[] }> {
+  const groups = new Map<string, { nodeKey: string; visit: number; members: Indexed[] }>();
+  for (const task of tasks) {
+    const key = `${task.nodeKey}\u0000${task.visit}`;
+    const group = groups.get(key);
+    if (group) group.members.push(task);
+    else groups.set(key, { nodeKey: task.nodeKey, visit: task.visit, members: [task] });
   }
-  return groups;
+  return [...groups.values()];
 }

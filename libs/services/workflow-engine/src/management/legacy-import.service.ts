@@ -115,7 +115,12 @@ export class LegacyImportService {
   }
 
   /** A source imported before: the same body answers its instance; another body is a conflict. */
-  private async importedBefore(tenantId: string, sourceId: string, record: { instance_id: string; checksum: string }, checksum: string): Promise<InstanceResponse> {
+  private async importedBefore(
+    tenantId: string,
+    sourceId: string,
+    record: { instance_id: string; checksum: string },
+    checksum: string,
+  ): Promise<InstanceResponse> {
     if (record.checksum.trim() !== checksum) throw new ImportSourceConflictError(sourceId, record.instance_id);
     const instance = await this.runtime.instance(tenantId, record.instance_id);
     if (!instance) throw new Error(`instance ${record.instance_id} of import ${sourceId} is missing`);

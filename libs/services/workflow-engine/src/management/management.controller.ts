@@ -38,7 +38,9 @@ import { ManagementService } from './management.service';
 
 /** Every management route but the import: one high-privilege, tenant-level permission (audited writes). */
 const MANAGE = { module: 'workflow', resource: 'management', action: AuthorizationAction.Manage } as const;
-const DENIED = ApiForbiddenResponse({ description: 'Authorization.Denied (no permission) or Feature.Disabled (`workflow.runtime` off, writes); nothing is written.' });
+const DENIED = ApiForbiddenResponse({
+  description: 'Authorization.Denied (no permission) or Feature.Disabled (`workflow.runtime` off, writes); nothing is written.',
+});
 
 /**
  * Workflow management under /api/workflow/management (spec §4 "Workflow management",
@@ -68,7 +70,11 @@ export class ManagementController {
   @ApiPayloadTooLargeResponse({ description: 'Workflow.Import.TooLarge (body or task count), Workflow.Runtime.VariablesTooLarge.' })
   @ApiUnprocessableEntityResponse({ description: 'Workflow.Import.Invalid: no such version in the tenant, tasks that do not fit it; `errors` per field.' })
   @DENIED
-  async import(@Caller() caller: TrustedCaller, @Body(new LegacyImportPipe()) body: LegacyImport, @Res({ passthrough: true }) res: Response): Promise<InstanceResponse> {
+  async import(
+    @Caller() caller: TrustedCaller,
+    @Body(new LegacyImportPipe()) body: LegacyImport,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InstanceResponse> {
     const { instance, created } = await this.imports.import(caller, body);
     res.status(created ? 201 : 200);
     return instance;
@@ -96,7 +102,9 @@ export class ManagementController {
   @ApiBadRequestResponse({ description: 'Validation.Failed (`force`).' })
   @ApiNotFoundResponse({ description: 'NotFound: no such version in the caller’s tenant.' })
   @ApiConflictResponse({ description: 'Workflow.Definition.InUse; nothing is written.' })
-  @ApiForbiddenResponse({ description: 'Authorization.Denied (no permission; `force` without `workflow.management.delete`), Feature.Disabled; nothing is written.' })
+  @ApiForbiddenResponse({
+    description: 'Authorization.Denied (no permission; `force` without `workflow.management.delete`), Feature.Disabled; nothing is written.',
+  })
   deleteDefinition(
     @Caller() caller: TrustedCaller,
     @Param('definitionId') definitionId: string,

@@ -13,7 +13,14 @@ const TASK = `t."id", t."tenant_id", t."instance_id", t."node_key", t."visit", t
 
 export interface EngineStatistics {
   instances: { total: number; byStatus: Record<InstanceStatus, number>; imported: number };
-  tasks: { total: number; open: number; byStatus: Record<TaskStatus, number>; openAssignees: number; oldestOpenCreatedAt: string | null; oldestOpenAgeSeconds: number | null };
+  tasks: {
+    total: number;
+    open: number;
+    byStatus: Record<TaskStatus, number>;
+    openAssignees: number;
+    oldestOpenCreatedAt: string | null;
+    oldestOpenAgeSeconds: number | null;
+  };
   definitions: { keys: number; versions: number; bindings: number; grayscaleBindings: number; drafts: number; versionsInUse: number };
 }
 
@@ -186,7 +193,11 @@ export class ManagementRepository {
   // ---- deletions -------------------------------------------------------------------------------
 
   /** The version row locked until the transaction ends (after the key's lock: the definitions' lock order). */
-  async lockVersion(manager: EntityManager, tenantId: string, id: string): Promise<{ id: string; key: string; version: number; checksum: string; source: string } | undefined> {
+  async lockVersion(
+    manager: EntityManager,
+    tenantId: string,
+    id: string,
+  ): Promise<{ id: string; key: string; version: number; checksum: string; source: string } | undefined> {
     const rows: Array<{ id: string; key: string; version: number; checksum: string; source: string }> = await manager.query(
       `SELECT "id", "key", "version", "checksum", "source" FROM "workflow"."definition_version" WHERE "tenant_id" = $1 AND "id" = $2 FOR UPDATE`,
       [tenantId, id],

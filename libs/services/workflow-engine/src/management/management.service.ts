@@ -82,11 +82,22 @@ export class ManagementService {
         await this.outbox.addEvent(
           manager,
           WorkflowRuntimeEvents.instanceTerminated,
-          { tenantId, instanceId, definitionKey: instance.definition_key, businessKey: instance.business_key, from: instance.status, to: 'Terminated', by: actor, reason },
+          {
+            tenantId,
+            instanceId,
+            definitionKey: instance.definition_key,
+            businessKey: instance.business_key,
+            from: instance.status,
+            to: 'Terminated',
+            by: actor,
+            reason,
+          },
           tenantId,
         );
       }
-      let after: DefinitionDeletion['binding'] = binding ? { activeDefinitionId: binding.active_version_id, previousDefinitionId: binding.previous_version_id } : null;
+      let after: DefinitionDeletion['binding'] = binding
+        ? { activeDefinitionId: binding.active_version_id, previousDefinitionId: binding.previous_version_id }
+        : null;
       if (binding && role === 'active') {
         // The previous version takes over (as a rollback would); with none, the key has no active version any more.
         after = binding.previous_version_id ? { activeDefinitionId: binding.previous_version_id, previousDefinitionId: null } : null;
@@ -157,7 +168,15 @@ export class ManagementService {
       await this.outbox.addEvent(
         manager,
         WorkflowManagementEvents.instanceDeleted,
-        { tenantId, instanceId, definitionKey: instance.definition_key, businessKey: instance.business_key, status: instance.status, tasks: deletedTasks, by: actor },
+        {
+          tenantId,
+          instanceId,
+          definitionKey: instance.definition_key,
+          businessKey: instance.business_key,
+          status: instance.status,
+          tasks: deletedTasks,
+          by: actor,
+        },
         tenantId,
       );
       await this.audit.record(manager, caller, {

@@ -43,11 +43,13 @@ export function planSeatRefresh(parked: ParkedApproval, tasks: readonly TaskRow[
   const wanted = new Set(resolved);
 
   const removedSeats = new Set<number>();
+  const removed: string[] = [];
   parked.assignees.forEach((holder, seat) => {
     if (wanted.has(holder) || voted(seat) || handedOver(seat)) return;
     const open = openBySeat.get(seat);
     if (open && open.owner !== null) return;
     removedSeats.add(seat);
+    removed.push(holder);
   });
   const present = new Set([...parked.assignees, ...[...openBySeat.values()].map((t) => t.assignee)]);
   const added = resolved.filter((s) => !present.has(s));
@@ -76,5 +78,5 @@ export function planSeatRefresh(parked: ParkedApproval, tasks: readonly TaskRow[
   if (!sequential) added.forEach((_, i) => open.push(kept.length + i));
   else if (openSeats.length === 0 && seats.length > votes.length) open.push(votes.length);
   openSeats.push(...open);
-  return { seats, votes, added, removed: [...removedSeats].map((seat) => parked.assignees[seat]!), cancel, moves, open, openSeats };
+  return { seats, votes, added, removed, cancel, moves, open, openSeats };
 }

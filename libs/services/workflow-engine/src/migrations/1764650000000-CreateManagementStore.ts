@@ -40,8 +40,12 @@ export class CreateManagementStore1764650000000 implements MigrationInterface {
       ALTER TABLE "workflow"."admin_audit" ADD CONSTRAINT "ck_admin_audit_operation" CHECK ("operation" IN (
         'start-at-node', 'reset', 'transfer-applicant', 'batch-complete',
         'import-instance', 'delete-definition', 'delete-instance', 'refresh-candidates'))`);
-    await q.query(`ALTER TABLE "workflow"."admin_audit" ADD CONSTRAINT "ck_admin_audit_target" CHECK ("instance_id" IS NOT NULL OR "definition_id" IS NOT NULL)`);
-    await q.query(`CREATE INDEX "ix_admin_audit_definition" ON "workflow"."admin_audit" ("tenant_id", "definition_id", "created_at") WHERE "definition_id" IS NOT NULL`);
+    await q.query(
+      `ALTER TABLE "workflow"."admin_audit" ADD CONSTRAINT "ck_admin_audit_target" CHECK ("instance_id" IS NOT NULL OR "definition_id" IS NOT NULL)`,
+    );
+    await q.query(
+      `CREATE INDEX "ix_admin_audit_definition" ON "workflow"."admin_audit" ("tenant_id", "definition_id", "created_at") WHERE "definition_id" IS NOT NULL`,
+    );
     await q.query(`ALTER TABLE "workflow"."instance" DROP CONSTRAINT IF EXISTS "instance_definition_version_id_fkey"`);
     // The statistics' per-status counts and the deletion's "still running on this version?" read this.
     await q.query(`CREATE INDEX "ix_instance_version_status" ON "workflow"."instance" ("tenant_id", "definition_version_id", "status")`);

@@ -9,14 +9,7 @@ import { CorrelationContext } from '@lp/platform/observability';
  * and the management routes' (docs/management.md).
  */
 export type AdminOperation =
-  | 'start-at-node'
-  | 'reset'
-  | 'transfer-applicant'
-  | 'batch-complete'
-  | 'import-instance'
-  | 'delete-definition'
-  | 'delete-instance'
-  | 'refresh-candidates';
+  'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete' | 'import-instance' | 'delete-definition' | 'delete-instance' | 'refresh-candidates';
 
 export interface AdminAuditEntry {
   operation: AdminOperation;

@@ -52,9 +52,14 @@ export const legacyImportSchema = z
   .superRefine((body, ctx) => {
     const byId = body.definitionId !== undefined;
     const byKey = body.definitionKey !== undefined || body.version !== undefined;
-    if (byId === byKey) ctx.addIssue({ code: 'custom', path: ['definitionId'], message: 'name the definition by definitionId, or by definitionKey and version' });
+    if (byId === byKey)
+      ctx.addIssue({ code: 'custom', path: ['definitionId'], message: 'name the definition by definitionId, or by definitionKey and version' });
     else if (byKey && (body.definitionKey === undefined || body.version === undefined))
-      ctx.addIssue({ code: 'custom', path: [body.definitionKey === undefined ? 'definitionKey' : 'version'], message: 'definitionKey and version go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [body.definitionKey === undefined ? 'definitionKey' : 'version'],
+        message: 'definitionKey and version go together',
+      });
     const ended = !['Running', 'Suspended'].includes(body.status);
     if (ended && !body.endedAt) ctx.addIssue({ code: 'custom', path: ['endedAt'], message: `a ${body.status} instance has an end time` });
     if (!ended && body.endedAt) ctx.addIssue({ code: 'custom', path: ['endedAt'], message: `a ${body.status} instance has not ended` });
@@ -64,16 +69,26 @@ export const legacyImportSchema = z
     body.tasks.forEach((task, i) => {
       const decided = task.status !== 'Pending' && task.status !== 'Cancelled';
       if (decided && (task.decidedBy === undefined || task.decidedAt === undefined))
-        ctx.addIssue({ code: 'custom', path: ['tasks', i, task.decidedBy === undefined ? 'decidedBy' : 'decidedAt'], message: `a ${task.status} task names who decided it and when` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['tasks', i, task.decidedBy === undefined ? 'decidedBy' : 'decidedAt'],
+          message: `a ${task.status} task names who decided it and when`,
+        });
       if (task.status === 'Pending' && (task.decidedBy !== undefined || task.decidedAt !== undefined))
         ctx.addIssue({ code: 'custom', path: ['tasks', i, 'status'], message: 'a Pending task is not decided yet' });
-      if (task.status === 'Pending' && ended) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'status'], message: `a ${body.status} instance has no open task` });
-      if (task.decidedAt !== undefined && Date.parse(task.decidedAt) > now) ctx.addIssue({ code: 'custom', path: ['tasks', i, 'decidedAt'], message: 'in the future' });
+      if (task.status === 'Pending' && ended)
+        ctx.addIssue({ code: 'custom', path: ['tasks', i, 'status'], message: `a ${body.status} instance has no open task` });
+      if (task.decidedAt !== undefined && Date.parse(task.decidedAt) > now)
+        ctx.addIssue({ code: 'custom', path: ['tasks', i, 'decidedAt'], message: 'in the future' });
       if (task.decidedAt !== undefined && task.createdAt !== undefined && Date.parse(task.decidedAt) < Date.parse(task.createdAt))
         ctx.addIssue({ code: 'custom', path: ['tasks', i, 'decidedAt'], message: 'before the task’s createdAt' });
     });
     if (!ended && !body.tasks.some((t) => t.status === 'Pending'))
-      ctx.addIssue({ code: 'custom', path: ['tasks'], message: `a ${body.status} instance has at least one Pending task (someone must be able to move it on)` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['tasks'],
+        message: `a ${body.status} instance has at least one Pending task (someone must be able to move it on)`,
+      });
   });
 export type LegacyImport = z.output<typeof legacyImportSchema>;
 
