@@ -130,6 +130,12 @@ export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
   entry('workflow', 'report', A.View, 'Read workflow reports'),
   entry('workflow', 'management', A.Manage, 'Workflow engine management: statistics, deletions, candidate refresh (audited)'),
   platformEntry('workflow', 'legacy-import', A.Create, 'Import a legacy workflow instance into the tenant the body names (platform level)'),
+  platformEntry(
+    'workflow',
+    'management',
+    A.Delete,
+    'Force the deletion of a workflow definition version that instances or bindings still reference: its running instances are terminated (platform level)',
+  ),
 ];
 
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DefinitionsModule } from './definitions/definitions.module';
 import { ReportsModule } from './reports/reports.module';
+import { ManagementModule } from './management/management.module';
 import { PermissionRequestFlowModule } from './permission-request-flow/permission-request-flow.module';
 import { RuntimeModule } from './runtime/runtime.module';
 import { RuntimeFeatureModule } from './runtime-feature/runtime-feature.module';
@@ -8,4 +9,5 @@ import { TimeoutsModule } from './timeouts/timeouts.module';
 
 /** Wires workflow-engine: each folder owns its module. */
 @Module({ imports: [RuntimeFeatureModule, DefinitionsModule, RuntimeModule, PermissionRequestFlowModule, TimeoutsModule, ReportsModule] })
+@Module({ imports: [RuntimeFeatureModule, DefinitionsModule, RuntimeModule, PermissionRequestFlowModule, ManagementModule] })
 export class WorkflowEngineModule {}

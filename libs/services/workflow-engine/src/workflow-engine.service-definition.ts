@@ -6,6 +6,7 @@ import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
 import { CreateTaskTimerTable1764640000000 } from './migrations/1764640000000-CreateTaskTimerTable';
+import { CreateManagementStore1764650000000 } from './migrations/1764650000000-CreateManagementStore';
 import { WORKFLOW_ENGINE_JOBS } from './timeouts/node-timeouts.jobs';
 import { CreateReportIndexes1764730000000 } from './migrations/1764730000000-CreateReportIndexes';
 import { WORKFLOW_ENTITIES } from './store';
@@ -31,6 +32,7 @@ export const workflowEngineService = defineService({
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
       CreateTaskTimerTable1764640000000,
+      CreateManagementStore1764650000000,
       CreateReportIndexes1764730000000,
     ],
   },

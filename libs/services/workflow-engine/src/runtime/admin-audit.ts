@@ -4,12 +4,20 @@ import { EntityManager } from 'typeorm';
 import { TrustedCaller } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 
-/** The runtime operations audited row by row in `workflow.admin_audit` (`workflow.instance.manage`). */
-export type AdminOperation = 'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete';
+/**
+ * The operations audited row by row in `workflow.admin_audit`: the runtime's (`workflow.instance.manage`)
+ * and the management routes' (docs/management.md).
+ */
+export type AdminOperation =
+  'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete' | 'import-instance' | 'delete-definition' | 'delete-instance' | 'refresh-candidates';
 
 export interface AdminAuditEntry {
   operation: AdminOperation;
-  instanceId: string;
+  /** The tenant the change happened in, when it is not the caller's (a legacy import names its tenant in the body). */
+  tenantId?: string;
+  /** Absent only for a definition deletion, which names `definitionId` instead. */
+  instanceId?: string;
+  definitionId?: string;
   taskId?: string;
   /** The assignee a proxy completion voted for. */
   onBehalfOf?: string;
@@ -30,29 +38,32 @@ export class AdminAuditTrail {
 
   async record(manager: EntityManager, caller: TrustedCaller, entry: AdminAuditEntry): Promise<void> {
     const actor = caller.actor ?? null;
+    const tenantId = entry.tenantId ?? caller.tenantId;
     await manager.query(
       `INSERT INTO "workflow"."admin_audit"
-         ("id", "tenant_id", "operation", "subject", "actor", "on_behalf_of", "instance_id", "task_id", "before", "after", "reason", "correlation_id")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12)`,
+         ("id", "tenant_id", "operation", "subject", "actor", "on_behalf_of", "instance_id", "task_id", "before", "after", "reason", "correlation_id", "definition_id")
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $13)`,
       [
         randomUUID(),
-        caller.tenantId,
+        tenantId,
         entry.operation,
         caller.subject,
         actor,
         entry.onBehalfOf ?? null,
-        entry.instanceId,
+        entry.instanceId ?? null,
         entry.taskId ?? null,
         entry.before === null ? null : JSON.stringify(entry.before),
         JSON.stringify(entry.after),
         entry.reason ?? null,
         CorrelationContext.current() ?? null,
+        entry.definitionId ?? null,
       ],
     );
-    const who = actor ? `${actor} for ${caller.subject}` : caller.subject;
+    const who = `${actor ? `${actor} for ${caller.subject}` : caller.subject}${tenantId === caller.tenantId ? '' : ` of tenant ${caller.tenantId}`}`;
+    const target = entry.instanceId ? `instance ${entry.instanceId}` : `definition ${entry.definitionId}`;
     const task = entry.taskId ? ` task ${entry.taskId}${entry.onBehalfOf ? ` on behalf of ${entry.onBehalfOf}` : ''}` : '';
     this.logger.log(
-      `audit: instance ${entry.instanceId}${task} ${entry.operation} by ${who} in tenant ${caller.tenantId}: ` +
+      `audit: ${target}${task} ${entry.operation} by ${who} in tenant ${tenantId}: ` +
         `${JSON.stringify(entry.before)} -> ${JSON.stringify(entry.after)}${entry.reason ? ` (${entry.reason})` : ''}`,
     );
   }

@@ -58,3 +58,10 @@ export class ProxyWouldDecideError extends DomainError {
     );
   }
 }
+
+/** The instance ran on a definition version that was deleted since (docs/management.md): its graph is gone, its rows are kept. */
+export class DefinitionVersionDeletedError extends DomainError {
+  constructor(versionId: string) {
+    super('Workflow.Definition.Deleted', 410, `The definition version ${versionId} this instance ran on was deleted; its instance and tasks are kept.`);
+  }
+}

@@ -18,6 +18,7 @@ import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, de
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
 import {
+  DefinitionVersionDeletedError,
   InstanceVersionConflictError,
   InvalidStateError,
   NoActiveDefinitionError,
@@ -56,7 +57,7 @@ export type InstanceOperationName = keyof typeof INSTANCE_OPERATIONS;
 export const MAX_VARIABLES_BYTES = 65_536;
 
 /** The subject a runtime write is made by: the acting subject of a delegated caller. */
-function actorOf(caller: TrustedCaller): string {
+export function actorOf(caller: TrustedCaller): string {
   const actor = caller.actor ?? caller.subject;
   if (!actor) throw new AuthorizationDeniedError('Workflow operations need a user subject.');
   return actor;
@@ -1000,7 +1001,8 @@ export class RuntimeService {
       [versionId],
     );
     const row = rows[0];
-    if (!row) throw new Error(`definition version ${versionId} is missing`);
+    // Only a terminal instance outlives its version (a management deletion refuses otherwise, and a forced one terminates the rest).
+    if (!row) throw new DefinitionVersionDeletedError(versionId);
     return row.definition;
   }
 
