@@ -9,7 +9,18 @@ import { OperationsTestPlatform } from '../support/operations-platform';
 import { close, connectMcp, listen, mcpHeaders, structured } from '../support/mcp-gateway-server';
 
 const ALWAYS_LISTED = ['get_my_permissions', 'check_authorization'];
-const ALL_TOOLS = ['create_litigation_case', 'get_case_by_id', 'get_my_permissions', 'check_authorization', 'list_jobs', 'run_job'];
+const ALL_TOOLS = [
+  'create_litigation_case',
+  'get_case_by_id',
+  'get_my_permissions',
+  'check_authorization',
+  'list_jobs',
+  'run_job',
+  'list_my_workflow_tasks',
+  'approve_workflow_task',
+  'reject_workflow_task',
+  'start_workflow',
+];
 const OTHER_TENANT = 'mcp-acme';
 
 /**
