@@ -5,6 +5,8 @@ import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
 import { CreateAdminAuditTable1764500000000 } from './migrations/1764500000000-CreateAdminAuditTable';
+import { CreateHistoryTables1764640000000 } from './migrations/1764640000000-CreateHistoryTables';
+import { HISTORY_JOBS } from './history/history.jobs';
 import { WORKFLOW_ENTITIES } from './store';
 import { WorkflowEngineModule } from './workflow-engine.module';
 
@@ -27,9 +29,11 @@ export const workflowEngineService = defineService({
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
+      CreateHistoryTables1764640000000,
     ],
   },
   modules: [WorkflowEngineModule],
+  jobs: HISTORY_JOBS,
   openApi: {
     title: 'Workflow engine',
     description: 'Approval flows: definitions (draft, validate, simulate, publish, deploy, roll back), instances and tasks.',

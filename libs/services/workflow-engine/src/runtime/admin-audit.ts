@@ -4,8 +4,8 @@ import { EntityManager } from 'typeorm';
 import { TrustedCaller } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 
-/** The runtime operations audited row by row in `workflow.admin_audit` (`workflow.instance.manage`). */
-export type AdminOperation = 'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete';
+/** The operations audited row by row in `workflow.admin_audit` (`workflow.instance.manage`; `archive`: docs/history.md). */
+export type AdminOperation = 'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete' | 'archive';
 
 export interface AdminAuditEntry {
   operation: AdminOperation;
