@@ -81,6 +81,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
   let ran: string;
   let withdrawn: string;
   let soloRunning: string;
+  let reset: string;
 
   beforeAll(async () => {
     await platform.start();
@@ -110,6 +111,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
     withdrawn = await start('flow', 'CASE-7');
     await withdraw(withdrawn, 'filed by mistake');
     soloRunning = await start('solo', 'CASE-7');
+
+    // An administrator's operation: reset back to intake after the first approval, then terminate.
+    reset = await start('flow', 'ADM-1');
+    await vote('lena', reset, 'complete');
+    await as('mia').post(`${RUNTIME}/instances/${reset}/reset`).send({ nodeKey: 'intake', reason: 'wrong annex' }).expect(200);
+    await as('mia').post(`${RUNTIME}/instances/${reset}/terminate`).send({ reason: 'duplicate' }).expect(200);
   }, 180_000);
   afterAll(() => platform.stop());
 
@@ -223,6 +230,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
         ['started', 'ina', null],
         ['withdrawn', 'ina', 'filed by mistake'],
       ]);
+      const administered = (await as('ina').get(`${HISTORY}/instances/${reset}/trail`).expect(200)).body.items;
+      expect(administered.map((e: { action: string; actor: string; comment: string | null }) => [e.action, e.actor, e.comment])).toEqual([
+        ['started', 'ina', null],
+        ['approved', 'lena', null],
+        ['reset', 'mia', 'wrong annex'],
+        ['terminated', 'mia', 'duplicate'],
+      ]);
+      expect(administered[2].details).toMatchObject({ from: ['board'], to: 'intake' });
     });
 
     it('answers another tenant’s instance, a missing one and a non-UUID alike: 404', async () => {
@@ -361,12 +376,17 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
       const recent = await archivedEnded('RET-NEW', 10);
       // globex keeps the default (2555 days): this one is past it.
       const globexOld = await archivedEnded('RET-G', 3000, 'gus', 'globex');
+      const globexHot = await start('solo', 'RET-G-HOT', 'gus', 'globex');
+      await withdraw(globexHot, undefined, 'gus', 'globex');
       await toggleRuntime(false);
       await eventually(
         () => as('gus', 'globex').put(`${HISTORY}/retention`).send({ retentionDays: 100 }),
         (res) => res.status === 403,
         10_000,
       );
+      // Archive is a write: refused while the feature is off, nothing moved.
+      expectProblem(await archive(globexHot, 'gus', 'globex'), 403, 'Feature.Disabled');
+      expect(await hotRows(globexHot)).toEqual({ instance: 1, tasks: 1, events: 3 });
 
       const run = await runJob(new Date());
       // 5 instances of 6 rows each (3 events, 1 task, 1 audit row, the instance): batches of 2, 2 and 1.
