@@ -16,11 +16,19 @@ const ARCHIVIST = ['workflow.instance.manage', 'workflow.instance.view', 'workfl
 const RETENTION_JOB = 'workflow-engine.history-retention';
 const DAY = 86_400_000;
 
-const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({ kind: 'approval', key, assignees: [{ kind: 'user', subjects }], ...extra });
+const approval = (key: string, subjects: string[], extra: Record<string, unknown> = {}) => ({
+  kind: 'approval',
+  key,
+  assignees: [{ kind: 'user', subjects }],
+  ...extra,
+});
 /** intake (transfer allowed), then the board (all), which may send the instance back to intake. */
 const flow = {
   name: 'History flow',
-  nodes: [approval('intake', ['lena'], { operations: { transfer: true } }), approval('board', ['anna', 'ben'], { mode: 'all', operations: { rejectTargets: ['intake'] } })],
+  nodes: [
+    approval('intake', ['lena'], { operations: { transfer: true } }),
+    approval('board', ['anna', 'ben'], { mode: 'all', operations: { rejectTargets: ['intake'] } }),
+  ],
 };
 const solo = { name: 'Solo', nodes: [approval('solo', ['otto'])] };
 
@@ -122,10 +130,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
 
   describe('the event log', () => {
     it('holds one row per runtime event, in the order the operations ran, each the outbox event it was published as', async () => {
-      const log: Array<{ seq: number; event_id: string; event_type: string; actor: string | null; node_key: string | null; comment: string | null }> = await sql.query(
-        `SELECT seq, event_id, event_type, actor, node_key, comment FROM workflow.instance_event WHERE instance_id = $1 ORDER BY seq`,
-        [ran],
-      );
+      const log: Array<{ seq: number; event_id: string; event_type: string; actor: string | null; node_key: string | null; comment: string | null }> =
+        await sql.query(`SELECT seq, event_id, event_type, actor, node_key, comment FROM workflow.instance_event WHERE instance_id = $1 ORDER BY seq`, [ran]);
       expect(log.map((e) => [e.event_type.replace('workflow.', ''), e.actor, e.node_key, e.comment])).toEqual([
         ['instance.started', 'ina', null, null],
         ['task.created', null, 'intake', null],
@@ -199,7 +205,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
         events: 16,
       });
       expect(body.durationMs).toBe(Date.parse(body.endedAt) - Date.parse(body.startedAt));
-      expect(body.nodes.map((v: { nodeKey: string; visit: number; outcome: string; decidedBy: string; votes: unknown[] }) => [v.nodeKey, v.visit, v.outcome, v.decidedBy, v.votes.length])).toEqual([
+      expect(
+        body.nodes.map((v: { nodeKey: string; visit: number; outcome: string; decidedBy: string; votes: unknown[] }) => [
+          v.nodeKey,
+          v.visit,
+          v.outcome,
+          v.decidedBy,
+          v.votes.length,
+        ]),
+      ).toEqual([
         ['intake', 1, 'Approved', 'otto', 1],
         ['board', 1, 'Rejected', 'ben', 2],
         ['intake', 2, 'Approved', 'lena', 1],
@@ -213,7 +227,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
     it('trail: the human actions with actor, time and comment; not the engine’s own steps', async () => {
       const { body } = await as('ina').get(`${HISTORY}/instances/${ran}/trail`).expect(200);
       expect(body.totalCount).toBe(8);
-      expect(body.items.map((e: { action: string; actor: string; nodeKey: string | null; comment: string | null }) => [e.action, e.actor, e.nodeKey, e.comment])).toEqual([
+      expect(
+        body.items.map((e: { action: string; actor: string; nodeKey: string | null; comment: string | null }) => [e.action, e.actor, e.nodeKey, e.comment]),
+      ).toEqual([
         ['started', 'ina', null, null],
         ['transferred', 'lena', 'intake', 'on leave'],
         ['approved', 'otto', 'intake', 'looks fine'],
@@ -317,7 +333,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
       expect(await hotRows(ran)).toEqual({ instance: 0, tasks: 0, events: 0 });
       expect(await archivedRows(ran)).toEqual({ instance: 1, tasks: 7, events: 16 });
       expect(await sql.query(`SELECT operation, subject, before, after FROM workflow.admin_audit WHERE instance_id = $1`, [ran])).toEqual([
-        { operation: 'archive', subject: 'mia', before: expect.objectContaining({ archived: false, status: 'Approved' }), after: expect.objectContaining({ archived: true }) },
+        {
+          operation: 'archive',
+          subject: 'mia',
+          before: expect.objectContaining({ archived: false, status: 'Approved' }),
+          after: expect.objectContaining({ archived: true }),
+        },
       ]);
 
       const { archived, archivedAt, archivedBy, ...rest } = (await as('ina').get(`${HISTORY}/instances/${ran}`).expect(200)).body;
@@ -338,7 +359,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
 
     it('keeps a withdrawn instance in the business-key aggregate once archived', async () => {
       await archive(withdrawn).expect(200);
-      expect((await as('ina').get(`${HISTORY}/business/CASE-7/status`).expect(200)).body).toMatchObject({ instances: 2, byStatus: { Running: 1, Withdrawn: 1 } });
+      expect((await as('ina').get(`${HISTORY}/business/CASE-7/status`).expect(200)).body).toMatchObject({
+        instances: 2,
+        byStatus: { Running: 1, Withdrawn: 1 },
+      });
       expect((await as('ina').get(`${HISTORY}/business/CASE-7/timeline`).expect(200)).body.totalCount).toBe(5);
     });
   });
@@ -355,7 +379,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
     }
 
     it('is set per tenant by workflow.management.manage (403 without it, nothing written), null restoring the default', async () => {
-      expect((await as('ina').get(`${HISTORY}/retention`).expect(200)).body).toEqual({ retentionDays: 2555, tenantRetentionDays: null, defaultRetentionDays: 2555 });
+      expect((await as('ina').get(`${HISTORY}/retention`).expect(200)).body).toEqual({
+        retentionDays: 2555,
+        tenantRetentionDays: null,
+        defaultRetentionDays: 2555,
+      });
       expectProblem(await as('ina').put(`${HISTORY}/retention`).send({ retentionDays: 1 }), 403, 'Authorization.Denied');
       expect(await n(`SELECT count(*)::int AS n FROM workflow.tenant_settings`)).toBe(0);
       expectProblem(await as('mia').put(`${HISTORY}/retention`).send({ retentionDays: 0 }), 400, 'Validation.Failed');

@@ -60,7 +60,10 @@ export class HistoryController {
 
   @Get('instances/:id/trail')
   @Authorize({ ...VIEW, facts: HistoryInstanceFactsLoader })
-  @ApiOperation({ summary: 'The activity trail: the human actions (votes, transfers, delegations, withdrawals, administrative operations) with actor, time and comment, paged.' })
+  @ApiOperation({
+    summary:
+      'The activity trail: the human actions (votes, transfers, delegations, withdrawals, administrative operations) with actor, time and comment, paged.',
+  })
   @ApiOkResponse({ type: TrailPage })
   @ApiBadRequestResponse({ description: 'Validation.Failed (pageIndex, pageSize 1–100).' })
   @NO_INSTANCE
@@ -102,11 +105,7 @@ export class HistoryController {
   @ApiBadRequestResponse({ description: 'Validation.Failed (pageIndex, pageSize 1–100; businessKey 1–200 characters).' })
   @NO_BUSINESS_KEY
   @DENIED
-  businessTimeline(
-    @Caller() caller: TrustedCaller,
-    @Param('businessKey') businessKey: string,
-    @Query() page: PageQuery,
-  ): Promise<Page<InstanceEventResponse>> {
+  businessTimeline(@Caller() caller: TrustedCaller, @Param('businessKey') businessKey: string, @Query() page: PageQuery): Promise<Page<InstanceEventResponse>> {
     return this.history.businessTimeline(caller, businessKey, page);
   }
 

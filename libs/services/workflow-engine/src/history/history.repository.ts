@@ -147,10 +147,10 @@ export class HistoryRepository {
        SELECT ${INSTANCE}, $3 FROM "workflow"."instance" WHERE "tenant_id" = $1 AND "id" = $2`,
       [tenantId, id, archivedBy],
     );
-    await manager.query(
-      `INSERT INTO "workflow"."task_archive" (${TASK}) SELECT ${TASK} FROM "workflow"."task" WHERE "tenant_id" = $1 AND "instance_id" = $2`,
-      [tenantId, id],
-    );
+    await manager.query(`INSERT INTO "workflow"."task_archive" (${TASK}) SELECT ${TASK} FROM "workflow"."task" WHERE "tenant_id" = $1 AND "instance_id" = $2`, [
+      tenantId,
+      id,
+    ]);
     await manager.query(
       `INSERT INTO "workflow"."instance_event_archive" (${EVENT})
        SELECT ${EVENT} FROM "workflow"."instance_event" WHERE "tenant_id" = $1 AND "instance_id" = $2`,
@@ -165,7 +165,9 @@ export class HistoryRepository {
 
   /** Tenants holding archived instances: the ones the retention job visits. */
   async tenantsWithArchive(): Promise<string[]> {
-    const rows: Array<{ tenant_id: string }> = await this.dataSource.query(`SELECT DISTINCT "tenant_id" FROM "workflow"."instance_archive" ORDER BY "tenant_id"`);
+    const rows: Array<{ tenant_id: string }> = await this.dataSource.query(
+      `SELECT DISTINCT "tenant_id" FROM "workflow"."instance_archive" ORDER BY "tenant_id"`,
+    );
     return rows.map((r) => r.tenant_id);
   }
 
@@ -186,10 +188,10 @@ export class HistoryRepository {
       let rows = 0;
       for (const table of ['instance_event_archive', 'task_archive', 'admin_audit', 'instance_archive']) {
         const column = table === 'instance_archive' ? 'id' : 'instance_id';
-        const deleted: [unknown[], number] = await manager.query(`DELETE FROM "workflow"."${table}" WHERE "tenant_id" = $1 AND "${column}" = ANY ($2::uuid[])`, [
-          tenantId,
-          ids,
-        ]);
+        const deleted: [unknown[], number] = await manager.query(
+          `DELETE FROM "workflow"."${table}" WHERE "tenant_id" = $1 AND "${column}" = ANY ($2::uuid[])`,
+          [tenantId, ids],
+        );
         rows += deleted[1];
       }
       await this.declareRemoval(manager, null);
@@ -221,4 +223,3 @@ export class HistoryRepository {
     await manager.query(`SELECT set_config('workflow.history_removal', $1, true)`, [purpose ?? '']);
   }
 }
-

@@ -24,13 +24,23 @@ function task(nodeKey: string, visit: number, seq: number, assignee: string, sta
   };
 }
 
-const rules: Record<string, ApprovalRule> = { board: { mode: 'all' }, either: { mode: 'any' }, seq: { mode: 'sequential' }, third: { mode: 'ratio', passPercent: 60 } };
+const rules: Record<string, ApprovalRule> = {
+  board: { mode: 'all' },
+  either: { mode: 'any' },
+  seq: { mode: 'sequential' },
+  third: { mode: 'ratio', passPercent: 60 },
+};
 const ruleOf = (key: string) => rules[key];
 
 describe('nodeDecisions', () => {
   it('names the last vote of an all node as the decider, and the rejecter of a rejected one', () => {
     const decided = nodeDecisions(
-      [task('board', 1, 0, 'anna', 'Approved'), task('board', 1, 1, 'ben', 'Approved'), task('board', 2, 0, 'anna', 'Rejected'), task('board', 2, 1, 'ben', 'Cancelled')],
+      [
+        task('board', 1, 0, 'anna', 'Approved'),
+        task('board', 1, 1, 'ben', 'Approved'),
+        task('board', 2, 0, 'anna', 'Rejected'),
+        task('board', 2, 1, 'ben', 'Cancelled'),
+      ],
       ruleOf,
       {},
     );
@@ -48,13 +58,22 @@ describe('nodeDecisions', () => {
   });
 
   it('finds the deciding vote of a ratio node (60 % of 3: the second approval), not the last one cast', () => {
-    const [ratio] = nodeDecisions([task('third', 1, 0, 'a', 'Approved'), task('third', 1, 1, 'b', 'Approved'), task('third', 1, 2, 'c', 'Cancelled')], ruleOf, {});
+    const [ratio] = nodeDecisions(
+      [task('third', 1, 0, 'a', 'Approved'), task('third', 1, 1, 'b', 'Approved'), task('third', 1, 2, 'c', 'Cancelled')],
+      ruleOf,
+      {},
+    );
     expect(ratio).toMatchObject({ outcome: 'Approved', decidedBy: 'b' });
   });
 
   it('leaves a visit an operation ended without a decision, and does not count a delegate’s advice as a vote', () => {
     const [reset] = nodeDecisions(
-      [task('seq', 1, 0, 'a', 'Approved'), task('seq', 1, 1, 'b', 'Delegated'), task('seq', 1, 1, 'd', 'Rejected', { owner: 'b' }), task('seq', 1, 1, 'b', 'Cancelled')],
+      [
+        task('seq', 1, 0, 'a', 'Approved'),
+        task('seq', 1, 1, 'b', 'Delegated'),
+        task('seq', 1, 1, 'd', 'Rejected', { owner: 'b' }),
+        task('seq', 1, 1, 'b', 'Cancelled'),
+      ],
       ruleOf,
       {},
     );
@@ -62,7 +81,11 @@ describe('nodeDecisions', () => {
   });
 
   it('credits a transfer’s successor: the transferred seat’s new holder decides an any node', () => {
-    const [any] = nodeDecisions([task('either', 1, 0, 'carl', 'Transferred'), task('either', 1, 0, 'dora', 'Approved'), task('either', 1, 1, 'eve', 'Cancelled')], ruleOf, {});
+    const [any] = nodeDecisions(
+      [task('either', 1, 0, 'carl', 'Transferred'), task('either', 1, 0, 'dora', 'Approved'), task('either', 1, 1, 'eve', 'Cancelled')],
+      ruleOf,
+      {},
+    );
     expect(any).toMatchObject({ outcome: 'Approved', decidedBy: 'dora' });
   });
 });

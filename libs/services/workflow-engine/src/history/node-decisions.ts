@@ -37,7 +37,13 @@ export function nodeDecisions(
     const open = waiting[nodeKey]?.visit === visit ? waiting[nodeKey] : undefined;
     const seats = open ? open.assignees.length : new Set(visitTasks.map((t) => t.seq)).size;
     const rule = ruleOf(nodeKey);
-    const decided = rule ? decideApproval(rule, seats, cast.map((t) => (t.status === 'Approved' ? 'approve' : 'reject'))) : { decision: 'pending' as const };
+    const decided = rule
+      ? decideApproval(
+          rule,
+          seats,
+          cast.map((t) => (t.status === 'Approved' ? 'approve' : 'reject')),
+        )
+      : { decision: 'pending' as const };
     const deciding = decided.decision !== 'pending' && decided.decidingVote !== undefined ? votes[decided.decidingVote] : undefined;
     return {
       nodeKey,

@@ -29,7 +29,8 @@ export class InstanceEventPage extends PageMeta {
 export class TrailEntryResponse {
   @ApiProperty() seq!: number;
   @ApiProperty({
-    description: 'What was done: approved, rejected, transferred, delegated, returned (a delegate acted), participants-added, proxy-completed, reminded, started, withdrawn, …',
+    description:
+      'What was done: approved, rejected, transferred, delegated, returned (a delegate acted), participants-added, proxy-completed, reminded, started, withdrawn, …',
   })
   action!: string;
   @ApiProperty({ example: 'workflow.task.transferred' }) type!: string;
@@ -58,7 +59,12 @@ export class VoteResponse {
 export class NodeDecisionResponse {
   @ApiProperty() nodeKey!: string;
   @ApiProperty() visit!: number;
-  @ApiProperty({ type: String, nullable: true, enum: ['Approved', 'Rejected'], description: 'Null while open, or when the visit ended without a decision (reset, withdraw, …).' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: ['Approved', 'Rejected'],
+    description: 'Null while open, or when the visit ended without a decision (reset, withdraw, …).',
+  })
   outcome!: 'Approved' | 'Rejected' | null;
   @ApiProperty({ type: String, nullable: true, description: 'The voter whose vote decided the node visit.' }) decidedBy!: string | null;
   @ApiProperty({ type: String, nullable: true }) decidedAt!: string | null;
