@@ -18,6 +18,15 @@ export const workflowEngineConfig = declareConfig('workflow-engine', {
     min: 1,
     max: 10_000,
   },
+  WORKFLOW_HISTORY_RETENTION_DAYS: {
+    type: 'int',
+    group: 'workflow',
+    description:
+      'Days an archived instance (its tasks and event log) is kept after it ended, for tenants without their own setting (PUT /api/workflow/history/retention); docs/history.md',
+    default: 2555,
+    min: 1,
+    max: 36_500,
+  },
 });
 
 export type WorkflowEngineConfig = ConfigOf<typeof workflowEngineConfig>;

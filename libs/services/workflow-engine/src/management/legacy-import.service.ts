@@ -15,7 +15,7 @@ import type { InstanceResponse } from '../runtime/dto/runtime.responses';
 import { WORKFLOW_RUNTIME_FEATURE } from '../runtime-feature/workflow-runtime.guard';
 import { LegacyImport } from './dto/legacy-import.dto';
 import { planImport } from './legacy-import.plan';
-import { ImportBusinessKeyTakenError, ImportInvalidError, ImportSourceConflictError } from './management-errors';
+import { ImportBusinessKeyTakenError, ImportInvalidError, ImportSourceConflictError, ImportSourceArchivedError } from './management-errors';
 import { ManagementRepository } from './management.repository';
 
 /**
@@ -123,7 +123,8 @@ export class LegacyImportService {
   ): Promise<InstanceResponse> {
     if (record.checksum.trim() !== checksum) throw new ImportSourceConflictError(sourceId, record.instance_id);
     const instance = await this.runtime.instance(tenantId, record.instance_id);
-    if (!instance) throw new Error(`instance ${record.instance_id} of import ${sourceId} is missing`);
+    // The import record outlives the instance's move to the archive (deletion and retention remove it).
+    if (!instance) throw new ImportSourceArchivedError(sourceId, record.instance_id);
     return instanceOf(instance);
   }
 

@@ -19,6 +19,17 @@ export class ImportInvalidError extends DomainError {
 }
 
 /** The source id was imported before with a different body: an import is never updated in place. */
+/** The instance imported from the source has been archived since (docs/history.md): it is read through the history routes. */
+export class ImportSourceArchivedError extends DomainError {
+  constructor(sourceId: string, instanceId: string) {
+    super(
+      'Workflow.Import.SourceArchived',
+      409,
+      `Source "${sourceId}" was imported before as instance ${instanceId}, which has been archived since: read it at /api/workflow/history/instances/${instanceId}.`,
+    );
+  }
+}
+
 export class ImportSourceConflictError extends DomainError {
   constructor(sourceId: string, instanceId: string) {
     super(

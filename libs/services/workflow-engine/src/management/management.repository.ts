@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { withHistoryRemoval } from '../history/history-removal';
 import { INSTANCE_STATUSES, TASK_STATUSES } from '../store';
 import type { InstanceStatus, TaskStatus } from '../store';
 import type { TaskRow } from '../runtime/runtime.repository';
@@ -249,12 +250,19 @@ export class ManagementRepository {
     await manager.query(`DELETE FROM "workflow"."definition_version" WHERE "tenant_id" = $1 AND "id" = $2`, [tenantId, versionId]);
   }
 
-  /** Deletes the instance (locked by the caller) and its tasks; answers how many tasks went. The outbox is not touched. */
+  /**
+   * Deletes the instance (locked by the caller), its tasks, its event log and its import record;
+   * answers how many tasks went. The outbox and the administrative audit are not touched.
+   */
   async deleteInstance(manager: EntityManager, tenantId: string, instanceId: string): Promise<number> {
+    await withHistoryRemoval(manager, 'purge', () =>
+      manager.query(`DELETE FROM "workflow"."instance_event" WHERE "tenant_id" = $1 AND "instance_id" = $2`, [tenantId, instanceId]),
+    );
     const [, tasks]: [unknown[], number] = await manager.query(`DELETE FROM "workflow"."task" WHERE "tenant_id" = $1 AND "instance_id" = $2`, [
       tenantId,
       instanceId,
     ]);
+    await manager.query(`DELETE FROM "workflow"."legacy_import" WHERE "tenant_id" = $1 AND "instance_id" = $2`, [tenantId, instanceId]);
     await manager.query(`DELETE FROM "workflow"."instance" WHERE "tenant_id" = $1 AND "id" = $2`, [tenantId, instanceId]);
     return tasks;
   }

@@ -24,7 +24,9 @@ export class CreateManagementStore1764650000000 implements MigrationInterface {
       CREATE TABLE "workflow"."legacy_import" (
         "tenant_id" varchar(64) NOT NULL,
         "source_id" varchar(200) NOT NULL,
-        "instance_id" uuid NOT NULL REFERENCES "workflow"."instance" ("id") ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED,
+        -- No foreign key: the record outlives the instance's move to the archive (docs/history.md), so a
+        -- re-import of the source still finds it; deleting the instance deletes it explicitly.
+        "instance_id" uuid NOT NULL,
         "checksum" char(64) NOT NULL,
         "imported_by" varchar(255) NOT NULL,
         "imported_at" timestamptz NOT NULL DEFAULT now(),

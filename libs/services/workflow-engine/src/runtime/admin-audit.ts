@@ -5,11 +5,19 @@ import { TrustedCaller } from '@lp/contracts';
 import { CorrelationContext } from '@lp/platform/observability';
 
 /**
- * The operations audited row by row in `workflow.admin_audit`: the runtime's (`workflow.instance.manage`)
- * and the management routes' (docs/management.md).
+ * The operations audited row by row in `workflow.admin_audit`: the runtime's (`workflow.instance.manage`),
+ * the management routes' (docs/management.md) and archive (docs/history.md).
  */
 export type AdminOperation =
-  'start-at-node' | 'reset' | 'transfer-applicant' | 'batch-complete' | 'import-instance' | 'delete-definition' | 'delete-instance' | 'refresh-candidates';
+  | 'start-at-node'
+  | 'reset'
+  | 'transfer-applicant'
+  | 'batch-complete'
+  | 'import-instance'
+  | 'delete-definition'
+  | 'delete-instance'
+  | 'refresh-candidates'
+  | 'archive';
 
 export interface AdminAuditEntry {
   operation: AdminOperation;

@@ -13,7 +13,7 @@ import {
   WorkflowRuntimeEvents,
 } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { OutboxWriter } from '@lp/platform/messaging';
+import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
@@ -42,6 +42,7 @@ import type {
 import { AdminAuditTrail } from './admin-audit';
 import { TaskTimers } from '../timeouts/task-timers';
 import type { TimeoutPlan } from '../timeouts/timeout-plan';
+import { InstanceEventLog } from '../history/instance-event-log';
 
 /** The instance operations besides voting: the states each applies to, the state it leads to, its event. */
 export const INSTANCE_OPERATIONS = {
@@ -112,6 +113,8 @@ export class RuntimeService {
   private readonly audit = new AdminAuditTrail();
   /** Node timeouts' due times, armed in the transaction that opens each task (docs/timeouts.md). */
   private readonly timers = new TaskTimers();
+  /** Likewise: the event log is written through the manager of each change. */
+  private readonly eventLog = new InstanceEventLog();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -342,8 +345,8 @@ export class RuntimeService {
     const opened = await this.openOnSeat(manager, task, input.to, how === 'Delegated' ? task.assignee : null);
     if (how === 'Transferred') parked.assignees[task.seq] = input.to;
     const handedOver = { tenantId, taskId: task.id, newTaskId: opened.id, instanceId: instance.id, nodeKey: task.node_key, from: task.assignee, to: input.to };
-    if (how === 'Transferred') await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, handedOver);
-    else await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, handedOver);
+    if (how === 'Transferred') await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskTransferred, handedOver, input.by);
+    else await this.emit(manager, tenantId, WorkflowRuntimeEvents.taskDelegated, handedOver, input.by);
     await this.emitCreated(manager, instance, opened);
     return opened;
   }
@@ -977,8 +980,21 @@ export class RuntimeService {
     return saved;
   }
 
-  private async emit<C extends AnyEventContract>(manager: EntityManager, tenantId: string, contract: C, payload: EventPayloadOf<C>): Promise<void> {
-    await this.outbox.addEvent(manager, contract, payload, tenantId);
+  /**
+   * Every runtime event goes out through here: its outbox row and its row of the instance's event log
+   * (docs/history.md), both in the change's transaction. `actor` is for the one event whose payload
+   * does not name who acted (a hand-over made by someone other than the assignee).
+   */
+  private async emit<C extends AnyEventContract>(
+    manager: EntityManager,
+    tenantId: string,
+    contract: C,
+    payload: EventPayloadOf<C>,
+    actor?: string,
+  ): Promise<void> {
+    const envelope = createEventEnvelope(contract.type, payload, { tenantId });
+    await this.outbox.add(manager, envelope);
+    await this.eventLog.append(manager, envelope, actor);
   }
 
   /**
