@@ -13,7 +13,7 @@ import {
   WorkflowRuntimeEvents,
 } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { createEventEnvelope, OutboxWriter } from '@lp/platform/messaging';
+import { OutboxWriter } from '@lp/platform/messaging';
 import { AssigneeDirectory, AssigneeSources, decideApproval, DefinitionGraph, definitionSchema, listNodes, START_KEY, VoteValue } from '../engine';
 import { ASSIGNEE_DIRECTORY } from '../definitions/assignee-directory';
 import type { InstanceStatus } from '../store';
@@ -992,8 +992,7 @@ export class RuntimeService {
     payload: EventPayloadOf<C>,
     actor?: string,
   ): Promise<void> {
-    const envelope = createEventEnvelope(contract.type, payload, { tenantId });
-    await this.outbox.add(manager, envelope);
+    const envelope = await this.outbox.addEvent(manager, contract, payload, tenantId);
     await this.eventLog.append(manager, envelope, actor);
   }
 

@@ -38,9 +38,11 @@ export class OutboxWriter {
     queryRunner.data[OUTBOX_WRITTEN] = true;
   }
 
-  /** One event of a contract: the payload is checked against the contract's schema before it is written. */
-  async addEvent<C extends AnyEventContract>(manager: EntityManager, contract: C, payload: EventPayloadOf<C>, tenantId: string): Promise<void> {
+  /** One event of a contract: the payload is checked against the contract's schema before it is written; resolves the envelope written. */
+  async addEvent<C extends AnyEventContract>(manager: EntityManager, contract: C, payload: EventPayloadOf<C>, tenantId: string): Promise<EventEnvelope> {
     const { type, payload: checked } = event(contract, payload);
-    await this.add(manager, createEventEnvelope(type, checked, { tenantId }));
+    const envelope = createEventEnvelope(type, checked, { tenantId });
+    await this.add(manager, envelope);
+    return envelope;
   }
 }
