@@ -122,7 +122,7 @@ export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
     'workflow',
     'instance',
     A.Manage,
-    'Terminate, cancel, suspend, resume, reset, start at a node and transfer the applicant of workflow instances, and complete tasks in batches on behalf of their assignees (audited)',
+    'Terminate, cancel, suspend, resume, reset, start at a node and transfer the applicant of workflow instances, archive ended ones, and complete tasks in batches on behalf of their assignees (audited)',
   ),
   entry('workflow', 'task', A.View, 'Read workflow tasks (todo, done, detail) and mark them read'),
   entry('workflow', 'task', A.Approve, 'Complete (approve), transfer, delegate and add signers to workflow tasks'),
