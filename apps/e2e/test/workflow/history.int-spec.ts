@@ -265,7 +265,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: instanc
     });
 
     it('denies a caller without workflow.instance.view, and archive without workflow.instance.manage: 403, nothing moved', async () => {
-      for (const path of [`/instances/${ran}`, `/instances/${ran}/timeline`, `/instances/${ran}/trail`, '/business/HIS-1/status', '/business/HIS-1/timeline']) {
+      for (const path of [
+        `/instances/${ran}`,
+        `/instances/${ran}/timeline`,
+        `/instances/${ran}/trail`,
+        '/business/HIS-1/status',
+        '/business/HIS-1/timeline',
+        '/retention',
+      ]) {
         expectProblem(await as('nora').get(`${HISTORY}${path}`), 403, 'Authorization.Denied');
       }
       const audits = await n(`SELECT count(*)::int AS n FROM workflow.admin_audit`);
