@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
  * contracts libs, never another service; contracts depend on nothing; shipping code never reaches
  * test code. Type-aware rules catch the promise and switch mistakes the compiler lets through.
  */
-const serviceScopes = ['authz-decision', 'policy-management', 'operations', 'case-management', 'mcp-gateway', 'workflow-engine'];
+const serviceScopes = ['authz-decision', 'policy-management', 'operations', 'case-management', 'mcp-gateway', 'workflow-engine', 'webhook-dispatcher'];
 
 /** Specs, the test/ folders beside src/, the e2e project and the benchmarks: code that never ships. */
 const TEST_CODE = ['**/*.spec.ts', '**/*.int-spec.ts', '**/test/**/*.ts', 'apps/e2e/**/*.ts', 'bench/**/*.ts'];

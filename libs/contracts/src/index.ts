@@ -18,3 +18,4 @@ export * from './lib/abac-rule-model';
 export * from './lib/operations';
 export * from './lib/cases';
 export * from './lib/workflow';
+export * from './lib/webhooks';

@@ -3,6 +3,7 @@ import { authzDecisionService } from '@lp/service/authz-decision';
 import { caseManagementService } from '@lp/service/case-management';
 import { mcpGatewayService } from '@lp/service/mcp-gateway';
 import { operationsService } from '@lp/service/operations';
+import { webhookDispatcherService } from '@lp/service/webhook-dispatcher';
 import { workflowEngineService } from '@lp/service/workflow-engine';
 import { policyManagementService } from '@lp/service/policy-management';
 
@@ -19,4 +20,5 @@ export const fleetServices: ServiceDefinition[] = [
   caseManagementService,
   mcpGatewayService,
   workflowEngineService,
+  webhookDispatcherService,
 ];

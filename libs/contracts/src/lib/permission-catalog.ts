@@ -138,12 +138,30 @@ export const WORKFLOW_PERMISSIONS: readonly CatalogPermission[] = [
   ),
 ];
 
+/**
+ * webhook-dispatcher (docs/services/webhook-dispatcher.md, Permissions). Rotating a secret is
+ * `manage`: the new secret is shown once, to whoever rotates. A ping is a delivery the caller sends.
+ */
+export const WEBHOOKS_PERMISSIONS: readonly CatalogPermission[] = [
+  entry('webhooks', 'subscription', A.View, 'List and read webhook subscriptions (never their secrets)'),
+  entry('webhooks', 'subscription', A.Create, 'Create a webhook subscription (its signing secret is shown once)'),
+  entry('webhooks', 'subscription', A.Update, 'Change a webhook subscription (URL, event types, active, retries)'),
+  entry('webhooks', 'subscription', A.Delete, 'Cancel a webhook subscription (soft delete; its pending deliveries are cancelled)'),
+  entry('webhooks', 'subscription', A.Manage, "Rotate a webhook subscription's signing secret (the new one is shown once)"),
+  entry('webhooks', 'delivery', A.View, "Read a subscription's delivery log"),
+  entry('webhooks', 'delivery', A.Create, 'Send a test delivery (ping) to a subscription'),
+  entry('webhooks', 'dead-letter', A.View, 'List and read dead-lettered deliveries'),
+  entry('webhooks', 'dead-letter', A.Manage, 'Replay a dead-lettered delivery (same delivery id)'),
+  entry('webhooks', 'event', A.Create, 'Submit an event for delivery to the tenant’s subscriptions (producers outside the broker)'),
+];
+
 /** The global permission catalog (spec §2): unique codes, sorted, the same on every instance. */
 export const PERMISSION_CATALOG: readonly CatalogPermission[] = [
   ...AUTHORIZATION_PERMISSIONS,
   ...OPERATIONS_PERMISSIONS,
   ...CASES_PERMISSIONS,
   ...WORKFLOW_PERMISSIONS,
+  ...WEBHOOKS_PERMISSIONS,
 ].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 
 export interface PlatformFeature {

@@ -9,6 +9,7 @@ export const FleetService = {
   caseManagement: 'case-management',
   mcpGateway: 'mcp-gateway',
   workflowEngine: 'workflow-engine',
+  webhookDispatcher: 'webhook-dispatcher',
 } as const;
 
 export type FleetServiceName = (typeof FleetService)[keyof typeof FleetService];
