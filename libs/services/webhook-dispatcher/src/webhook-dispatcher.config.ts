@@ -81,6 +81,14 @@ export const webhookDispatcherConfig = declareConfig('webhook-dispatcher', {
     min: 1,
     max: 64,
   },
+  WEBHOOK_POLL_INTERVAL_MS: {
+    type: 'int',
+    group: 'webhooks',
+    description: 'how often an idle dispatcher looks for deliveries that came due (new events wake it at once)',
+    default: 1000,
+    min: 10,
+    max: 60000,
+  },
   WEBHOOK_DEAD_LETTERS: {
     type: 'string',
     group: 'webhooks',

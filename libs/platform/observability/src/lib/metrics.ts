@@ -98,3 +98,26 @@ export const authorizationUnavailable = singleton(
       registers: [metricsRegistry],
     }),
 );
+
+/** Webhook delivery attempts by outcome (succeeded, retry, dead, gone) and by what the receiver answered (HTTP status class or error code). */
+export const webhookDeliveryAttempts = singleton(
+  'webhook_delivery_attempts_total',
+  () =>
+    new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by verdict (succeeded, retry, dead, gone) and answer (2xx, 4xx, 5xx, or the error code).',
+      labelNames: ['verdict', 'answer'] as const,
+      registers: [metricsRegistry],
+    }),
+);
+
+/** Webhook deliveries due and not yet attempted (sampled by the dispatcher), and the age of the oldest. */
+export const webhookDeliveryBacklog = singleton(
+  'webhook_deliveries_due',
+  () =>
+    new Gauge({
+      name: 'webhook_deliveries_due',
+      help: 'Pending webhook deliveries whose due time has passed, on the last sample.',
+      registers: [metricsRegistry],
+    }),
+);

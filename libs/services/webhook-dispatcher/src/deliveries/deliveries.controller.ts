@@ -1,0 +1,52 @@
+import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { AuthorizationAction, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
+import { Authorize } from '@lp/authz-guard';
+import { Caller } from '@lp/platform/auth';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryLogRepository, deliveryOf } from './delivery-log.repository';
+import { DeliveryAttemptPage, DeliveryAttemptResponse, DeliveryResponse, PingResponse } from './dto/delivery.responses';
+import { ListDeliveryAttemptsQuery } from './dto/list-dead-letters.query';
+
+const DELIVERY = { module: 'webhooks', resource: 'delivery' } as const;
+
+/** The delivery log of a subscription, one delivery, and the ping (docs/services/webhook-dispatcher.md). */
+@ApiTags('webhooks')
+@ApiBearerAuth()
+@Controller('api/webhooks')
+export class DeliveriesController {
+  constructor(
+    private readonly log: DeliveryLogRepository,
+    private readonly deliveries: DeliveriesService,
+  ) {}
+
+  @Get('subscriptions/:id/deliveries')
+  @Authorize({ ...DELIVERY, action: AuthorizationAction.View })
+  @ApiOkResponse({ type: DeliveryAttemptPage, description: 'Every attempt, newest first; never a secret.' })
+  @ApiNotFoundResponse({ description: 'NotFound: no such subscription in the caller’s tenant (or it was cancelled).' })
+  @ApiForbiddenResponse({ description: 'Authorization.Denied' })
+  async attempts(@Caller() caller: TrustedCaller, @Param('id') id: string, @Query() query: ListDeliveryAttemptsQuery): Promise<Page<DeliveryAttemptResponse>> {
+    if (!(await this.log.subscription(caller.tenantId, id))) throw new NotFoundError('Webhook subscription');
+    return this.log.attempts(caller.tenantId, id, { deliveryId: query.deliveryId }, query);
+  }
+
+  @Get('deliveries/:id')
+  @Authorize({ ...DELIVERY, action: AuthorizationAction.View })
+  @ApiOkResponse({ type: DeliveryResponse })
+  @ApiNotFoundResponse({ description: 'NotFound' })
+  async delivery(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<DeliveryResponse> {
+    const row = await this.log.delivery(caller.tenantId, id);
+    if (!row) throw new NotFoundError('Webhook delivery');
+    return deliveryOf(row);
+  }
+
+  @Post('subscriptions/:id/ping')
+  @HttpCode(200)
+  @Authorize({ ...DELIVERY, action: AuthorizationAction.Create })
+  @ApiOkResponse({ type: PingResponse, description: 'The one attempt’s result (a receiver’s error answer is still a 200 here: see `succeeded`).' })
+  @ApiNotFoundResponse({ description: 'NotFound' })
+  @ApiForbiddenResponse({ description: 'Authorization.Denied' })
+  ping(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<PingResponse> {
+    return this.deliveries.ping(caller, id);
+  }
+}
