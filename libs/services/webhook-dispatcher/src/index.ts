@@ -1,1 +1,3 @@
 export * from './webhook-dispatcher.service-definition';
+export { DeliveryScheduler } from './deliveries/delivery-scheduler';
+export { WebhookClock } from './deliveries/webhook-clock';
