@@ -1,1 +1,3 @@
 export * from './webhook-dispatcher.service-definition';
+export * from './store';
+export * from './subscriptions/subscription-secrets';

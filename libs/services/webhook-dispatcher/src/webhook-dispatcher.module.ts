@@ -1,5 +1,8 @@
 import { Module } from '@nestjs/common';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 /** Wires webhook-dispatcher: each folder owns its module. */
-@Module({ imports: [] })
+@Module({
+  imports: [SubscriptionsModule],
+})
 export class WebhookDispatcherModule {}
