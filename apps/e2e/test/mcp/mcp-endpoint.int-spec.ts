@@ -20,6 +20,7 @@ const ALL_TOOLS = [
   'approve_workflow_task',
   'reject_workflow_task',
   'start_workflow',
+  'list_webhook_subscriptions',
 ];
 const OTHER_TENANT = 'mcp-acme';
 

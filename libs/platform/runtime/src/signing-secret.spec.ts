@@ -1,7 +1,7 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureSigningSecret, readSigningSecret, signingSecretPath } from './signing-secret';
+import { ensureGeneratedSecret, ensureSigningSecret, readSigningSecret, signingSecretPath } from './signing-secret';
 
 describe('embedded signing secret', () => {
   it('is generated on first start, private to the owner, and the same on every later start', () => {
@@ -18,5 +18,16 @@ describe('embedded signing secret', () => {
     const a = ensureSigningSecret(mkdtempSync(join(tmpdir(), 'lp-secret-a-')));
     const b = ensureSigningSecret(mkdtempSync(join(tmpdir(), 'lp-secret-b-')));
     expect(a).not.toBe(b);
+  });
+});
+
+describe('ensureGeneratedSecret (any generated secret of the embedded profile)', () => {
+  it('keeps each file name apart, with the requested number of random bytes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lp-generated-'));
+    const key = ensureGeneratedSecret(dir, 'other-key', 32);
+    expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+    expect(statSync(join(dir, 'other-key')).mode & 0o777).toBe(0o600);
+    expect(ensureGeneratedSecret(dir, 'other-key', 32)).toBe(key);
+    expect(ensureSigningSecret(dir)).not.toBe(key);
   });
 });

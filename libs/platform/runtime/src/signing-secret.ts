@@ -8,27 +8,38 @@ export function signingSecretPath(dataDir: string): string {
   return join(dataDir, SIGNING_SECRET_FILE);
 }
 
-/** Reads the embedded profile's signing secret, or undefined before the first start. */
-export function readSigningSecret(dataDir: string): string | undefined {
-  const path = signingSecretPath(dataDir);
-  return existsSync(path) ? readFileSync(path, 'utf8').trim() : undefined;
+/** Reads a secret the embedded profile generated under DATA_DIR, or undefined before the first start. */
+export function readGeneratedSecret(dataDir: string, fileName: string): string | undefined {
+  const path = join(dataDir, fileName);
+  return existsSync(path) ? readFileSync(path, 'utf8').trim() || undefined : undefined;
 }
 
 /**
- * The embedded profile's HS256 secret: generated on first start (never a constant in code), kept
- * under DATA_DIR readable by the owner only, and reused on every later start so tokens survive
- * restarts. `wx` makes two processes racing on a first start agree on one secret.
+ * A secret of the embedded profile (`bytes` random bytes, base64url): generated on first start
+ * (never a constant in code), kept under DATA_DIR as `fileName` readable by the owner only, and
+ * reused on every later start. `wx` makes two processes racing on a first start agree on one
+ * secret: the loser finds the winner's file and reads it.
  */
-export function ensureSigningSecret(dataDir: string): string {
-  const existing = readSigningSecret(dataDir);
+export function ensureGeneratedSecret(dataDir: string, fileName: string, bytes: number): string {
+  const existing = readGeneratedSecret(dataDir, fileName);
   if (existing) return existing;
-  const path = signingSecretPath(dataDir);
+  const path = join(dataDir, fileName);
   mkdirSync(dirname(path), { recursive: true });
   try {
-    writeFileSync(path, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    writeFileSync(path, randomBytes(bytes).toString('base64url'), { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   chmodSync(path, 0o600);
   return readFileSync(path, 'utf8').trim();
+}
+
+/** Reads the embedded profile's signing secret, or undefined before the first start. */
+export function readSigningSecret(dataDir: string): string | undefined {
+  return readGeneratedSecret(dataDir, SIGNING_SECRET_FILE);
+}
+
+/** The embedded profile's HS256 secret (48 random bytes), so tokens survive restarts. */
+export function ensureSigningSecret(dataDir: string): string {
+  return ensureGeneratedSecret(dataDir, SIGNING_SECRET_FILE, 48);
 }

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { IntakeModule } from './intake/intake.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 /** Wires webhook-dispatcher: each folder owns its module. */
-@Module({ imports: [DeliveriesModule, IntakeModule] })
+@Module({ imports: [SubscriptionsModule, DeliveriesModule, IntakeModule] })
 export class WebhookDispatcherModule {}

@@ -1,1 +1,3 @@
 export * from './webhook-event-patterns';
+export * from './webhook-subscription-model';
+export * from './webhooks-rpc';

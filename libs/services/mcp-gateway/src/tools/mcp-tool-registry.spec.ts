@@ -49,6 +49,7 @@ describe('McpToolRegistry.listFor', () => {
       'workflow.task.approve',
       'workflow.task.reject',
       'workflow.instance.create',
+      'webhooks.subscription.view',
     ]);
     expect(names(await registry.listFor(caller))).toEqual([
       'create_litigation_case',
@@ -61,11 +62,12 @@ describe('McpToolRegistry.listFor', () => {
       'approve_workflow_task',
       'reject_workflow_task',
       'start_workflow',
+      'list_webhook_subscriptions',
     ]);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ pattern: 'authz.decide-batch', message: { caller } });
     // One question per distinct permission, no instance.
-    expect((asked[0] as { message: { payload: { requests: unknown[] } } }).message.payload.requests).toHaveLength(8);
+    expect((asked[0] as { message: { payload: { requests: unknown[] } } }).message.payload.requests).toHaveLength(9);
   });
 
   it('shows a caller with only cases.case.view the read tool and the always-listed ones', async () => {

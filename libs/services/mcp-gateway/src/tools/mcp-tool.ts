@@ -31,8 +31,7 @@ type ObjectSchema = z.ZodObject;
 
 /**
  * One MCP tool, declared in one place: what clients see (name, description, schemas, annotations),
- * when they see it (`requires`), and the RPC it makes. Adding a tool (the workflow and webhook ones
- * when those services exist) is one `defineTool` in `tools/` and one line in `MCP_TOOLS`.
+ * when they see it (`requires`), and the RPC it makes. Adding a tool is one `defineTool` in `tools/` and one line in `MCP_TOOLS`.
  */
 export interface McpToolDeclaration<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
   /** snake_case, unique: what clients call. */

@@ -2,12 +2,10 @@ import { checkAuthorizationTool, getMyPermissionsTool } from './authorization.to
 import { createLitigationCaseTool, getCaseByIdTool } from './case.tools';
 import { AnyMcpTool } from './mcp-tool';
 import { listJobsTool, runJobTool } from './operations.tools';
+import { listWebhookSubscriptionsTool } from './webhook.tools';
 import { approveWorkflowTaskTool, listMyWorkflowTasksTool, rejectWorkflowTaskTool, startWorkflowTool } from './workflow.tools';
 
-/**
- * The gateway's tool catalog, in the order tools/list shows it. Planned, one declaration when its
- * service exists: list webhook subscriptions (webhook-dispatcher).
- */
+/** The gateway's tool catalog, in the order tools/list shows it. */
 export const MCP_TOOLS: readonly AnyMcpTool[] = [
   createLitigationCaseTool,
   getCaseByIdTool,
@@ -19,4 +17,5 @@ export const MCP_TOOLS: readonly AnyMcpTool[] = [
   approveWorkflowTaskTool,
   rejectWorkflowTaskTool,
   startWorkflowTool,
+  listWebhookSubscriptionsTool,
 ];

@@ -1,0 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** What every subscription signing secret starts with, so a leaked one is recognizable in a scan. */
+export const SIGNING_SECRET_PREFIX = 'whsec_';
+
+/** A new subscription signing secret: `whsec_` and 32 random bytes in base64. */
+export function generateSigningSecret(): string {
+  return `${SIGNING_SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+/** The SHA-256 of the secret in hex: what lists show, so a receiver can tell which secret it holds. */
+export function secretFingerprint(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
