@@ -13,7 +13,7 @@ import { measure } from './latency-stats';
  * `operations`, `cases` (case-management), `mcp-gateway` and `workflow-engine` (both listening on
  * HTTP): one service each.
  */
-export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway' | 'workflow-engine';
+export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway' | 'workflow-engine' | 'webhook-dispatcher' | 'webhook-receiver';
 
 const START_TIMEOUT_MS = 90_000;
 

@@ -13,6 +13,10 @@
  *   the platform's HTTP server on an ephemeral port of 127.0.0.1, reported as `{ ready: true, port }`;
  * - `BENCH_SERVER=workflow-engine`: the workflow engine on the same profile, listening on HTTP as the
  *   mcp-gateway does (tokens checked with the JWT settings the bench gives).
+ * - `BENCH_SERVER=webhook-dispatcher`: the webhook dispatcher on the same profile, listening on HTTP
+ *   as the mcp-gateway does;
+ * - `BENCH_SERVER=webhook-receiver`: a plain `node:http` receiver answering every POST 204 after
+ *   reading its body, on an ephemeral port reported like the others.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
  * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
@@ -29,6 +33,8 @@ import { authzDecisionService } from '@lp/service/authz-decision';
 import { operationsService } from '@lp/service/operations';
 import { policyManagementService } from '@lp/service/policy-management';
 import { workflowEngineService } from '@lp/service/workflow-engine';
+import { webhookDispatcherService } from '@lp/service/webhook-dispatcher';
+import { createServer as createPlainServer } from 'node:http';
 import { seedBenchPolicy } from './decision-bench-stack';
 import { platformEchoService, startEchoServer } from './echo-server';
 import { RunningCpuProfile, startCpuProfile } from './cpu-profile';
@@ -46,11 +52,24 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
-  if (env.BENCH_SERVER === 'mcp-gateway' || env.BENCH_SERVER === 'workflow-engine') {
+  if (env.BENCH_SERVER === 'webhook-receiver') {
+    const receiver = createPlainServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(204).end());
+    });
+    receiver.keepAliveTimeout = 60_000;
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    readyInfo = { port: (receiver.address() as AddressInfo).port };
+    return () => new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+  if (env.BENCH_SERVER === 'mcp-gateway' || env.BENCH_SERVER === 'workflow-engine' || env.BENCH_SERVER === 'webhook-dispatcher') {
     const kind = env.BENCH_SERVER;
     if (!env.JWT_SECRET) throw new Error(`the ${kind} bench server needs the JWT_SECRET the bench signs with`);
     const runtime = await startPlatformRuntime(`bench-${kind}`, { ...env, LOG_LEVEL: 'silent' });
-    const service = await createServiceApp(kind === 'mcp-gateway' ? mcpGatewayService : workflowEngineService, runtime);
+    const service = await createServiceApp(
+      kind === 'mcp-gateway' ? mcpGatewayService : kind === 'webhook-dispatcher' ? webhookDispatcherService : workflowEngineService,
+      runtime,
+    );
     const server = createHttpServer(service.http);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     readyInfo = { port: (server.address() as AddressInfo).port };
@@ -74,7 +93,9 @@ async function start(): Promise<() => Promise<void>> {
     };
   }
   if (env.BENCH_SERVER !== 'decision')
-    throw new Error(`BENCH_SERVER must be decision, echo, operations, cases, mcp-gateway or workflow-engine, got ${env.BENCH_SERVER}`);
+    throw new Error(
+      `BENCH_SERVER must be decision, echo, operations, cases, mcp-gateway, workflow-engine, webhook-dispatcher or webhook-receiver, got ${env.BENCH_SERVER}`,
+    );
   const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
   const apps: ServiceApp[] = [];
   apps.push(await createServiceApp(policyManagementService, runtime));

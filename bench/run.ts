@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow, workflow-reports) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow, workflow-reports, webhooks) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -18,6 +18,7 @@ import { benchScheduler } from './scheduler.bench';
 import { benchMcp } from './mcp.bench';
 import { benchWorkflow } from './workflow.bench';
 import { benchWorkflowReports } from './workflow-reports.bench';
+import { benchWebhooks } from './webhooks.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
   const only = new Set(
-    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports')
+    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports,webhooks')
       .split(',')
       .map((name) => name.trim()),
   );
@@ -81,6 +82,9 @@ async function main(): Promise<void> {
 
   // Workflow reports: each report over HTTP (QUERY) against the raw SQL aggregate of the same question, 100,000 instances × 5 tasks.
   if (only.has('workflow-reports')) await benchWorkflowReports({ quick, amqpUrl: amqp });
+
+  // Webhooks: signed, logged deliveries/s against raw undici POSTs/s to the same receiver, servers in their own processes.
+  if (only.has('webhooks')) await benchWebhooks({ quick, amqpUrl: amqp });
 }
 
 main().then(

@@ -69,6 +69,8 @@ export class PolicyTestPlatform {
       REDIS_URL: testServerUrls.redis,
       REDIS_KEY_PREFIX: `${id}:`,
       JWT_SECRET: this.secret,
+      // The webhook dispatcher's key for subscription secrets (otherwise generated under ./.data).
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
       LOG_LEVEL: 'silent',
       AUDIT_FLUSH_INTERVAL_MS: '20',
       ...this.options.env,

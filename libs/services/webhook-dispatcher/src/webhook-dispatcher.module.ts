@@ -1,8 +1,9 @@
 import { Module } from '@nestjs/common';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { IntakeModule } from './intake/intake.module';
+import { DeliveryRetentionModule } from './retention/delivery-retention.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 
 /** Wires webhook-dispatcher: each folder owns its module. */
-@Module({ imports: [SubscriptionsModule, DeliveriesModule, IntakeModule] })
+@Module({ imports: [SubscriptionsModule, DeliveriesModule, IntakeModule, DeliveryRetentionModule] })
 export class WebhookDispatcherModule {}
