@@ -3,7 +3,8 @@ import { DeliveriesModule } from './deliveries/deliveries.module';
 import { IntakeModule } from './intake/intake.module';
 import { DeliveryRetentionModule } from './retention/delivery-retention.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { TransportModule } from './transport/transport.module';
 
 /** Wires webhook-dispatcher: each folder owns its module. */
-@Module({ imports: [SubscriptionsModule, DeliveriesModule, IntakeModule, DeliveryRetentionModule] })
+@Module({ imports: [TransportModule, SubscriptionsModule, DeliveriesModule, IntakeModule, DeliveryRetentionModule] })
 export class WebhookDispatcherModule {}

@@ -1,0 +1,3 @@
+export * from './delivery-headers';
+export * from './delivery-signatures';
+export * from './signing-secret';
