@@ -36,7 +36,7 @@ function controlClock(dispatcher: ServiceApp) {
  * tenant isolation and the denial of every route.
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deliveries', () => {
-  const platform = new WebhooksTestPlatform('webhook-deliveries');
+  const platform = new WebhooksTestPlatform('webhook-deliveries', { env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });
   const receivers: WebhookReceiver[] = [];
   let sql: DataSource;
 

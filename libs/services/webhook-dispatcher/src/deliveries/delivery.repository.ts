@@ -103,7 +103,8 @@ export class DeliveryRepository {
    */
   async claimDue(now: Date, leaseUntil: Date, holder: string, limit: number, busySubscriptions: readonly string[]): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
-    const rows: ClaimedRow[] = await this.dataSource.query(
+    // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
+    const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
       `UPDATE "webhooks"."delivery" AS d SET "locked_until" = $2, "locked_by" = $3, "updated_at" = now()
        WHERE d."id" IN (
          SELECT c."id" FROM "webhooks"."delivery" c
@@ -145,7 +146,7 @@ export class DeliveryRepository {
    * status; the attempt is logged all the same. Resolves the attempt's number.
    */
   async recordAttempt(manager: EntityManager, record: AttemptRecord): Promise<number> {
-    const [row]: Array<{ attempt_count: number }> = await manager.query(
+    const [[row]]: [Array<{ attempt_count: number }>, number] = await manager.query(
       `UPDATE "webhooks"."delivery" SET
          "attempt_count" = "attempt_count" + 1,
          "round_attempts" = "round_attempts" + 1,
