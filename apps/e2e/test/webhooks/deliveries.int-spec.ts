@@ -38,7 +38,8 @@ function controlClock(dispatcher: ServiceApp) {
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deliveries', () => {
   const platform = new WebhooksTestPlatform('webhook-deliveries', { env: { LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' } });
   const receivers: WebhookReceiver[] = [];
-  let sql: DataSource;
+  /** The running dispatcher's database (the first one is stopped by the restart test). */
+  const sql = () => platform.dispatcher.app.get(DataSource);
 
   const receiver = async () => {
     const started = await new WebhookReceiver().start();
@@ -54,7 +55,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     platform.hooks('admin', tenantId).post('/api/webhooks/events').send({ eventType, payload, ...(eventId ? { eventId } : {}) });
   const deliveryOf = async (subscriptionId: string, eventId: string): Promise<DeliveryRow | undefined> =>
     (
-      await sql.query(`SELECT "id", "status", "attempt_count", "next_attempt_at" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`, [
+      await sql().query(`SELECT "id", "status", "attempt_count", "next_attempt_at" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`, [
         subscriptionId,
         eventId,
       ])
@@ -69,7 +70,6 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
 
   beforeAll(async () => {
     await platform.start();
-    sql = platform.dispatcher.app.get(DataSource);
     await platform.grantRole('default', 'nobody', 'webhook-nothing', ['cases.case.view']);
     await platform.seedTenantAdmin('acme', 'ada');
   }, 120_000);
@@ -260,7 +260,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     for (const eventId of events) await ingest('catalog.item.changed', { i: eventId }, `${eventId}-fast`).expect(202);
 
     await fast.waitForRequests(8, { timeoutMs: 4_000 });
-    const answeredSlow = await sql.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "status" = 'succeeded'`, [slowSub.id]);
+    const answeredSlow = await sql().query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "status" = 'succeeded'`, [slowSub.id]);
     expect(answeredSlow[0].n).toBe(0); // the slow receiver has not answered once yet
     expect(slow.requests.length).toBeLessThanOrEqual(4); // it holds its share of slots, no more
     for (const eventId of events) expect(await settledAfter(fastSub.id, `${eventId}-fast`, 1)).toMatchObject({ status: 'succeeded' });
