@@ -38,7 +38,9 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
   const dataDir = mkdtempSync(join(tmpdir(), `${id}-`));
   const perRound = options.quick ? 500 : 4_000;
   const jwtSettings = { JWT_SECRET: randomBytes(32).toString('base64url'), JWT_ISSUER: 'bench-issuer', JWT_AUDIENCE: 'bench-audience' };
-  out(`\nWebhooks: signed, logged deliveries/s vs raw undici POSTs/s to the same receiver at c=${CONCURRENCY}, servers in their own processes — database ${id}`);
+  out(
+    `\nWebhooks: signed, logged deliveries/s vs raw undici POSTs/s to the same receiver at c=${CONCURRENCY}, servers in their own processes — database ${id}`,
+  );
   let db: TestDatabase | undefined;
   let pool: Pool | undefined;
   let http: HttpPool | undefined;
@@ -49,7 +51,12 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
     servers.push(await startServer('decision', env));
     const receiver = await startListeningServer('webhook-receiver', env);
     servers.push(receiver.child);
-    const dispatcher = await startListeningServer('webhook-dispatcher', { ...env, ...jwtSettings, USER_POLICY_LIMIT: '100000000', WEBHOOK_POLL_INTERVAL_MS: '20' });
+    const dispatcher = await startListeningServer('webhook-dispatcher', {
+      ...env,
+      ...jwtSettings,
+      USER_POLICY_LIMIT: '100000000',
+      WEBHOOK_POLL_INTERVAL_MS: '20',
+    });
     servers.push(dispatcher.child);
     const receiverUrl = `http://127.0.0.1:${receiver.port}`;
 
@@ -79,8 +86,9 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
         [SEEDED_TENANT, subscriptionIds, SUBSCRIPTIONS, round, JSON.stringify(payload), perRound],
       );
       for (;;) {
-        const [row] = (await pool!.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "event_id" LIKE $1 AND "status" = 'succeeded'`, [`bench-${round}-%`]))
-          .rows as Array<{ n: number }>;
+        const [row] = (
+          await pool!.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "event_id" LIKE $1 AND "status" = 'succeeded'`, [`bench-${round}-%`])
+        ).rows as Array<{ n: number }>;
         if (row!.n >= perRound) break;
         if (Date.now() - started > 300_000) throw new Error(`round ${round}: ${row!.n} of ${perRound} delivered after 300 s`);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -95,7 +103,12 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
       let next = 0;
       const worker = async () => {
         while (next++ < perRound) {
-          const response = await http!.request({ method: 'POST', path: `/hooks/${next % SUBSCRIPTIONS}`, headers: { 'content-type': 'application/json' }, body });
+          const response = await http!.request({
+            method: 'POST',
+            path: `/hooks/${next % SUBSCRIPTIONS}`,
+            headers: { 'content-type': 'application/json' },
+            body,
+          });
           await response.body.dump();
           if (response.statusCode !== 204) throw new Error(`raw POST answered ${response.statusCode}`);
         }
@@ -114,7 +127,9 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
       dispatchedMs += await dispatched(round);
     }
     const total = perRound * ROUNDS;
-    const [logged] = (await pool.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery_attempt" WHERE "outcome" = 'succeeded'`)).rows as Array<{ n: number }>;
+    const [logged] = (await pool.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery_attempt" WHERE "outcome" = 'succeeded'`)).rows as Array<{
+      n: number;
+    }>;
     if (logged!.n !== total + perRound) throw new Error(`expected ${total + perRound} logged attempts, found ${logged!.n}`);
     const rawRate = (total * 1000) / rawMs;
     const dispatchedRate = (total * 1000) / dispatchedMs;

@@ -47,18 +47,24 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     return started;
   };
   const subscribe = async (callbackUrl: string, eventTypes: string[], extra: Record<string, unknown> = {}, tenantId = 'default', sub = 'admin') => {
-    const res = await platform.hooks(sub, tenantId).post('/api/webhooks/subscriptions').send({ callbackUrl, eventTypes, ...extra });
+    const res = await platform
+      .hooks(sub, tenantId)
+      .post('/api/webhooks/subscriptions')
+      .send({ callbackUrl, eventTypes, ...extra });
     expect(res.status).toBe(201);
     return res.body as { id: string; secret: string };
   };
   const ingest = (eventType: string, payload: object, eventId?: string, tenantId = 'default') =>
-    platform.hooks('admin', tenantId).post('/api/webhooks/events').send({ eventType, payload, ...(eventId ? { eventId } : {}) });
+    platform
+      .hooks('admin', tenantId)
+      .post('/api/webhooks/events')
+      .send({ eventType, payload, ...(eventId ? { eventId } : {}) });
   const deliveryOf = async (subscriptionId: string, eventId: string): Promise<DeliveryRow | undefined> =>
     (
-      await sql().query(`SELECT "id", "status", "attempt_count", "next_attempt_at" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`, [
-        subscriptionId,
-        eventId,
-      ])
+      await sql().query(
+        `SELECT "id", "status", "attempt_count", "next_attempt_at" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`,
+        [subscriptionId, eventId],
+      )
     )[0];
   const settledAfter = (subscriptionId: string, eventId: string, attempts: number) =>
     eventually(
@@ -171,7 +177,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     expect(new Set(requests.map((r) => r.headers['x-webhook-delivery-id'])).size).toBe(1);
     for (const request of requests) expect(verifyPlainSignature(request, secret)).toBe(true);
     const page = await log(id);
-    expect(page.items.map((a: { attemptNumber: number; httpStatusCode: number; responseBody: string | null; outcome: string }) => [a.attemptNumber, a.httpStatusCode, a.responseBody, a.outcome])).toEqual([
+    expect(
+      page.items.map((a: { attemptNumber: number; httpStatusCode: number; responseBody: string | null; outcome: string }) => [
+        a.attemptNumber,
+        a.httpStatusCode,
+        a.responseBody,
+        a.outcome,
+      ]),
+    ).toEqual([
       [3, 200, 'ok', 'succeeded'],
       [2, 503, null, 'failed'],
       [1, 500, 'boom', 'failed'],
@@ -260,7 +273,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     for (const eventId of events) await ingest('catalog.item.changed', { i: eventId }, `${eventId}-fast`).expect(202);
 
     await fast.waitForRequests(8, { timeoutMs: 4_000 });
-    const answeredSlow = await sql().query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "status" = 'succeeded'`, [slowSub.id]);
+    const answeredSlow = await sql().query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "status" = 'succeeded'`, [
+      slowSub.id,
+    ]);
     expect(answeredSlow[0].n).toBe(0); // the slow receiver has not answered once yet
     expect(slow.requests.length).toBeLessThanOrEqual(4); // it holds its share of slots, no more
     for (const eventId of events) expect(await settledAfter(fastSub.id, `${eventId}-fast`, 1)).toMatchObject({ status: 'succeeded' });

@@ -24,7 +24,13 @@ export class DeliveryRetention {
   async run({ now }: JobRunContext): Promise<string> {
     const cutoff = retentionCutoff(now, this.config.WEBHOOK_DELIVERY_RETENTION_DAYS);
     const batchSize = this.platform.RETENTION_BATCH_SIZE;
-    const deliveries = await purgeInBatches(this.dataSource, { table: '"webhooks"."delivery"', timeColumn: '"completed_at"', keyColumns: ['"id"'], cutoff, batchSize });
+    const deliveries = await purgeInBatches(this.dataSource, {
+      table: '"webhooks"."delivery"',
+      timeColumn: '"completed_at"',
+      keyColumns: ['"id"'],
+      cutoff,
+      batchSize,
+    });
     const attempts = await purgeInBatches(this.dataSource, {
       table: '"webhooks"."delivery_attempt"',
       timeColumn: '"delivered_at"',
@@ -32,7 +38,13 @@ export class DeliveryRetention {
       cutoff,
       batchSize,
     });
-    const letters = await purgeInBatches(this.dataSource, { table: '"webhooks"."dead_letter"', timeColumn: '"created_at"', keyColumns: ['"id"'], cutoff, batchSize });
+    const letters = await purgeInBatches(this.dataSource, {
+      table: '"webhooks"."dead_letter"',
+      timeColumn: '"created_at"',
+      keyColumns: ['"id"'],
+      cutoff,
+      batchSize,
+    });
     return describeRetentionRun({
       rows: deliveries.rows + attempts.rows + letters.rows,
       batches: deliveries.batches + attempts.batches + letters.batches,
