@@ -8,7 +8,7 @@ import { WebhookSubscriptionEntity } from '../store';
 import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
 import { DeliveryOutcome, WebhookTransport } from '../transport/webhook-transport';
 import { WebhookDispatcherConfig, webhookDispatcherConfig } from '../webhook-dispatcher.config';
-import { ClaimedDelivery, DeliveryRepository } from './delivery.repository';
+import { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { AttemptVerdict, isAccepted, RetryPolicy, verdictOf } from './retry-schedule';
 import { WebhookClock } from './webhook-clock';
 
@@ -88,38 +88,44 @@ export class DeliveryAttemptRunner {
     const maxRetries = delivery.kind === 'ping' ? 0 : (subscription.maxRetries ?? this.policy.maxRetries);
     const verdict = verdictOf(outcome, delivery.roundAttempts + 1, maxRetries, this.policy);
     const nextAttemptAt = verdict.kind === 'retry' ? new Date(this.clock.now().getTime() + verdict.delayMs) : null;
-    const status = verdict.kind === 'succeeded' ? 'succeeded' : verdict.kind === 'retry' ? 'pending' : 'dead';
+    const status: AttemptRecord['status'] = verdict.kind === 'succeeded' ? 'succeeded' : verdict.kind === 'retry' ? 'pending' : 'dead';
     const errorMessage = failureMessage(outcome);
 
-    const attemptNumber = await this.dataSource.transaction(async (manager) => {
-      const number = await this.deliveries.recordAttempt(manager, {
-        delivery,
-        status,
-        nextAttemptAt,
-        outcome: verdict.kind === 'succeeded' ? 'succeeded' : 'failed',
-        httpStatusCode: outcome.kind === 'response' ? outcome.status : null,
-        responseBody: outcome.kind === 'response' ? outcome.body : null,
-        errorCode: outcome.kind === 'error' ? outcome.code : null,
-        errorMessage,
-        latencyMs: outcome.latencyMs,
-        attemptedAt,
-      });
-      if (verdict.kind === 'gone') await this.deliveries.deactivateGone(manager, delivery.subscriptionId);
-      if ((verdict.kind === 'dead' || verdict.kind === 'gone') && delivery.kind === 'event') {
-        await this.deadLetters.store(manager, {
-          tenantId: delivery.tenantId,
-          subscriptionId: delivery.subscriptionId,
-          deliveryId: delivery.id,
-          eventId: delivery.eventId,
-          eventType: delivery.eventType,
-          reason: verdict.kind === 'gone' ? 'SubscriptionGone' : verdict.reason,
-          attempts: number,
-          lastStatusCode: outcome.kind === 'response' ? outcome.status : null,
-          lastError: errorMessage,
-        });
-      }
-      return number;
-    });
+    const record = {
+      delivery,
+      status,
+      nextAttemptAt,
+      outcome: verdict.kind === 'succeeded' ? ('succeeded' as const) : ('failed' as const),
+      httpStatusCode: outcome.kind === 'response' ? outcome.status : null,
+      responseBody: outcome.kind === 'response' ? outcome.body : null,
+      errorCode: outcome.kind === 'error' ? outcome.code : null,
+      errorMessage,
+      latencyMs: outcome.latencyMs,
+      attemptedAt,
+    };
+    // A success or a retry is one statement; a death writes its dead letter (and a 410 its
+    // deactivation) in the same transaction as the attempt.
+    const attemptNumber =
+      verdict.kind === 'succeeded' || verdict.kind === 'retry'
+        ? await this.deliveries.recordAttempt(this.dataSource.manager, record)
+        : await this.dataSource.transaction(async (manager) => {
+            const number = await this.deliveries.recordAttempt(manager, record);
+            if (verdict.kind === 'gone') await this.deliveries.deactivateGone(manager, delivery.subscriptionId);
+            if (delivery.kind === 'event') {
+              await this.deadLetters.store(manager, {
+                tenantId: delivery.tenantId,
+                subscriptionId: delivery.subscriptionId,
+                deliveryId: delivery.id,
+                eventId: delivery.eventId,
+                eventType: delivery.eventType,
+                reason: verdict.kind === 'gone' ? 'SubscriptionGone' : verdict.reason,
+                attempts: number,
+                lastStatusCode: outcome.kind === 'response' ? outcome.status : null,
+                lastError: errorMessage,
+              });
+            }
+            return number;
+          });
 
     webhookDeliveryAttempts.inc({ verdict: verdict.kind, answer: answerLabel(outcome) });
     const answer = outcome.kind === 'response' ? `HTTP ${outcome.status}` : outcome.code;

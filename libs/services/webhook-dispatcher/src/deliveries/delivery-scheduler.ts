@@ -125,6 +125,9 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
   private async claimAndStart(): Promise<Array<Promise<AttemptResult | undefined>>> {
     const free = this.config.WEBHOOK_CONCURRENCY - this.running.size;
     if (free <= 0 || this.stopped) return [];
+    // While attempts run, claim only once a quarter of the slots is free: one claim per finished
+    // attempt would cost a claim statement per delivery.
+    if (this.running.size > 0 && free < Math.max(1, Math.floor(this.config.WEBHOOK_CONCURRENCY / 4))) return [];
     const share = this.config.WEBHOOK_SUBSCRIPTION_CONCURRENCY;
     const busy = [...this.perSubscription].filter(([, n]) => n >= share).map(([id]) => id);
     const now = this.clock.now();

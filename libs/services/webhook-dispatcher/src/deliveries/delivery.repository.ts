@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { DeliveryKind, DeliveryStatus, WebhookSubscriptionEntity } from '../store';
@@ -141,49 +140,47 @@ export class DeliveryRepository {
   }
 
   /**
-   * Writes one attempt: the delivery's next state and its delivery-log row, in the caller's
-   * transaction. A delivery cancelled while the attempt ran (its subscription deleted) keeps its
-   * status; the attempt is logged all the same. Resolves the attempt's number.
+   * Writes one attempt: the delivery's next state and its delivery-log row, in one statement (a
+   * data-modifying CTE is atomic on its own, so the common case needs no explicit transaction; a
+   * dead letter or a deactivation passes the transaction's manager). A delivery cancelled while the
+   * attempt ran (its subscription deleted) keeps its status; the attempt is logged all the same.
+   * Resolves the attempt's number.
    */
   async recordAttempt(manager: EntityManager, record: AttemptRecord): Promise<number> {
-    const [[row]]: [Array<{ attempt_count: number }>, number] = await manager.query(
-      `UPDATE "webhooks"."delivery" SET
-         "attempt_count" = "attempt_count" + 1,
-         "round_attempts" = "round_attempts" + 1,
-         "status" = CASE WHEN "status" = 'pending' THEN $2 ELSE "status" END,
-         "next_attempt_at" = CASE WHEN "status" = 'pending' AND $2 = 'pending' THEN $3::timestamptz ELSE NULL END,
-         "completed_at" = CASE WHEN "status" = 'pending' AND $2 <> 'pending' THEN $4::timestamptz ELSE "completed_at" END,
-         "locked_until" = NULL, "locked_by" = NULL,
-         "last_status_code" = $5, "last_error" = $6, "updated_at" = now()
-       WHERE "id" = $1
-       RETURNING "attempt_count"`,
-      [record.delivery.id, record.status, record.nextAttemptAt, record.attemptedAt, record.httpStatusCode, record.errorMessage],
-    );
-    if (!row) throw new Error(`delivery ${record.delivery.id} vanished during its attempt`);
-    const attemptNumber = Number(row.attempt_count);
-    await manager.query(
-      `INSERT INTO "webhooks"."delivery_attempt"
+    const rows: Array<{ attempt_number: number }> = await manager.query(
+      `WITH "attempted" AS (
+         UPDATE "webhooks"."delivery" SET
+           "attempt_count" = "attempt_count" + 1,
+           "round_attempts" = "round_attempts" + 1,
+           "status" = CASE WHEN "status" = 'pending' THEN $2 ELSE "status" END,
+           "next_attempt_at" = CASE WHEN "status" = 'pending' AND $2 = 'pending' THEN $3::timestamptz ELSE NULL END,
+           "completed_at" = CASE WHEN "status" = 'pending' AND $2 <> 'pending' THEN $4::timestamptz ELSE "completed_at" END,
+           "locked_until" = NULL, "locked_by" = NULL,
+           "last_status_code" = $5, "last_error" = $6, "updated_at" = now()
+         WHERE "id" = $1
+         RETURNING "id", "tenant_id", "subscription_id", "event_id", "event_type", "attempt_count")
+       INSERT INTO "webhooks"."delivery_attempt"
          ("id", "tenant_id", "subscription_id", "delivery_id", "event_id", "event_type", "attempt_number", "outcome",
           "http_status_code", "response_body", "error_code", "error_message", "latency_ms", "delivered_at")
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+       SELECT gen_random_uuid(), "tenant_id", "subscription_id", "id", "event_id", "event_type", "attempt_count", $7, $5, $8, $9, $6, $10, $4
+       FROM "attempted"
+       RETURNING "attempt_number"`,
       [
-        randomUUID(),
-        record.delivery.tenantId,
-        record.delivery.subscriptionId,
         record.delivery.id,
-        record.delivery.eventId,
-        record.delivery.eventType,
-        attemptNumber,
-        record.outcome,
+        record.status,
+        record.nextAttemptAt,
+        record.attemptedAt,
         record.httpStatusCode,
+        record.errorMessage,
+        record.outcome,
         record.responseBody,
         record.errorCode,
-        record.errorMessage,
         Math.round(record.latencyMs),
-        record.attemptedAt,
       ],
     );
-    return attemptNumber;
+    const [row] = rows;
+    if (!row) throw new Error(`delivery ${record.delivery.id} vanished during its attempt`);
+    return Number(row.attempt_number);
   }
 
   /** 410 Gone: the dispatcher turns the subscription off (a person turns it on again with PATCH). */
