@@ -1,7 +1,7 @@
 /**
  * One HTTP attempt of a delivery, as the scheduler hands it to the transport. The body is
  * `{eventId, eventType, payload}` serialized once by `deliveryBody`; what is signed is documented in
- * docs/services/webhook-dispatcher.md (Signatures).
+ * libs/services/webhook-dispatcher/docs/delivery-transport.md.
  */
 export interface OutboundDelivery {
   tenantId: string;
