@@ -4,6 +4,7 @@ import { PoliciesModule } from '../policies/policies.module';
 import { SubscriptionsModule } from '../subscriptions/subscriptions.module';
 import { TransportModule } from '../transport/transport.module';
 import { webhookDispatcherConfig } from '../webhook-dispatcher.config';
+import { AttemptLogWriter } from './attempt-log-writer';
 import { DeadLettersController } from './dead-letters.controller';
 import { DeliveriesController } from './deliveries.controller';
 import { DeliveriesService } from './deliveries.service';
@@ -20,6 +21,7 @@ import { SystemWebhookClock, WebhookClock } from './webhook-clock';
   providers: [
     { provide: WebhookClock, useClass: SystemWebhookClock },
     DeliveryRepository,
+    AttemptLogWriter,
     DeliveryLogRepository,
     DeliveryAttemptRunner,
     DeliveryScheduler,

@@ -8,6 +8,7 @@ import { WebhookSubscriptionEntity } from '../store';
 import { SubscriptionSecrets } from '../subscriptions/subscription-secrets';
 import { DeliveryOutcome, WebhookTransport } from '../transport/webhook-transport';
 import { WebhookDispatcherConfig, webhookDispatcherConfig } from '../webhook-dispatcher.config';
+import { AttemptLogWriter } from './attempt-log-writer';
 import { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { AttemptVerdict, isAccepted, RetryPolicy, verdictOf } from './retry-schedule';
 import { WebhookClock } from './webhook-clock';
@@ -47,6 +48,7 @@ export class DeliveryAttemptRunner {
   constructor(
     private readonly dataSource: DataSource,
     private readonly deliveries: DeliveryRepository,
+    private readonly log: AttemptLogWriter,
     private readonly transport: WebhookTransport,
     private readonly secrets: SubscriptionSecrets,
     private readonly rateLimit: SubscriberRateLimit,
@@ -103,11 +105,11 @@ export class DeliveryAttemptRunner {
       latencyMs: outcome.latencyMs,
       attemptedAt,
     };
-    // A success or a retry is one statement; a death writes its dead letter (and a 410 its
-    // deactivation) in the same transaction as the attempt.
+    // A success or a retry goes to the group-committed log; a death writes its dead letter (and a
+    // 410 its deactivation) in the same transaction as the attempt.
     const attemptNumber =
       verdict.kind === 'succeeded' || verdict.kind === 'retry'
-        ? await this.deliveries.recordAttempt(this.dataSource.manager, record)
+        ? await this.log.write(record)
         : await this.dataSource.transaction(async (manager) => {
             const number = await this.deliveries.recordAttempt(manager, record);
             if (verdict.kind === 'gone') await this.deliveries.deactivateGone(manager, delivery.subscriptionId);

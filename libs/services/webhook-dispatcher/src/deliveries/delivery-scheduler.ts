@@ -128,24 +128,11 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     // While attempts run, claim only once a quarter of the slots is free: one claim per finished
     // attempt would cost a claim statement per delivery.
     if (this.running.size > 0 && free < Math.max(1, Math.floor(this.config.WEBHOOK_CONCURRENCY / 4))) return [];
-    const share = this.config.WEBHOOK_SUBSCRIPTION_CONCURRENCY;
-    const busy = [...this.perSubscription].filter(([, n]) => n >= share).map(([id]) => id);
     const now = this.clock.now();
     const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS);
-    const claimed = await this.deliveries.claimDue(now, leaseUntil, this.holder, free, busy);
-    if (claimed.length === 0) return [];
-
-    const accepted: ClaimedDelivery[] = [];
-    const surplus: string[] = [];
-    for (const delivery of claimed) {
-      const running = this.perSubscription.get(delivery.subscriptionId) ?? 0;
-      if (running >= share) surplus.push(delivery.id);
-      else {
-        this.perSubscription.set(delivery.subscriptionId, running + 1);
-        accepted.push(delivery);
-      }
-    }
-    await this.deliveries.release(surplus, this.holder);
+    const accepted = await this.deliveries.claimDue(now, leaseUntil, this.holder, free, this.config.WEBHOOK_SUBSCRIPTION_CONCURRENCY, this.perSubscription);
+    if (accepted.length === 0) return [];
+    for (const delivery of accepted) this.perSubscription.set(delivery.subscriptionId, (this.perSubscription.get(delivery.subscriptionId) ?? 0) + 1);
     const subscriptions = await this.deliveries.subscriptions(accepted.map((d) => d.subscriptionId));
     return accepted.map((delivery) => this.start(delivery, subscriptions.get(delivery.subscriptionId)));
   }

@@ -96,38 +96,45 @@ export class DeliveryRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries of active subscriptions, oldest due first, skipping rows
-   * another dispatcher holds (`SKIP LOCKED` for the statement, the lease after it) and the
-   * subscriptions this process already runs its share for (`busySubscriptions`).
+   * Claims due deliveries of active subscriptions, oldest due first within each subscription, at
+   * most `limit` in all and at most `share` minus what this process already runs (`running`) for one
+   * subscription, skipping rows another dispatcher holds (`SKIP LOCKED` for the statement, the lease
+   * after it). Subscriptions are visited in a random order each claim, so when the overall limit
+   * binds, no subscription is always last. Each visit is one probe of `ix_delivery_subscription_due`
+   * that stops at the subscription's free share: a claim costs the active subscriptions it visits,
+   * not the backlog, and never claims what it would have to give back.
    */
-  async claimDue(now: Date, leaseUntil: Date, holder: string, limit: number, busySubscriptions: readonly string[]): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    now: Date,
+    leaseUntil: Date,
+    holder: string,
+    limit: number,
+    share: number,
+    running: ReadonlyMap<string, number>,
+  ): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
     const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
       `UPDATE "webhooks"."delivery" AS d SET "locked_until" = $2, "locked_by" = $3, "updated_at" = now()
        WHERE d."id" IN (
-         SELECT c."id" FROM "webhooks"."delivery" c
-         JOIN "webhooks"."subscription" s ON s."id" = c."subscription_id"
-         WHERE c."status" = 'pending' AND c."next_attempt_at" <= $1
-           AND (c."locked_until" IS NULL OR c."locked_until" < $1)
-           AND s."is_active" AND s."deleted_at" IS NULL
-           AND NOT (c."subscription_id" = ANY($4::uuid[]))
-         ORDER BY c."next_attempt_at"
-         LIMIT $5
-         FOR UPDATE OF c SKIP LOCKED)
+         SELECT c."id"
+         FROM (SELECT s."id", $6::int - coalesce(r."n", 0) AS "free"
+               FROM "webhooks"."subscription" s
+               LEFT JOIN unnest($4::uuid[], $5::int[]) AS r("id", "n") ON r."id" = s."id"
+               WHERE s."is_active" AND s."deleted_at" IS NULL AND coalesce(r."n", 0) < $6::int
+               ORDER BY random()) AS s
+         CROSS JOIN LATERAL (
+           SELECT x."id" FROM "webhooks"."delivery" x
+           WHERE x."subscription_id" = s."id" AND x."status" = 'pending' AND x."next_attempt_at" <= $1
+             AND (x."locked_until" IS NULL OR x."locked_until" < $1)
+           ORDER BY x."next_attempt_at"
+           LIMIT s."free"
+           FOR UPDATE OF x SKIP LOCKED) AS c
+         LIMIT $7)
        RETURNING d."id", d."tenant_id", d."subscription_id", d."event_id", d."event_type", d."payload", d."kind", d."attempt_count", d."round_attempts"`,
-      [now, leaseUntil, holder, busySubscriptions, limit],
+      [now, leaseUntil, holder, [...running.keys()], [...running.values()], share, limit],
     );
     return rows.map(claimedOf);
-  }
-
-  /** Gives claimed deliveries back untouched (this process has no room for them now). */
-  async release(ids: readonly string[], holder: string): Promise<void> {
-    if (ids.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE "webhooks"."delivery" SET "locked_until" = NULL, "locked_by" = NULL WHERE "id" = ANY($1::uuid[]) AND "locked_by" = $2 AND "status" = 'pending'`,
-      [ids, holder],
-    );
   }
 
   /** Moves a claimed delivery's due time without counting an attempt (the rate-limit policy held it back). */
@@ -140,47 +147,58 @@ export class DeliveryRepository {
   }
 
   /**
-   * Writes one attempt: the delivery's next state and its delivery-log row, in one statement (a
-   * data-modifying CTE is atomic on its own, so the common case needs no explicit transaction; a
-   * dead letter or a deactivation passes the transaction's manager). A delivery cancelled while the
-   * attempt ran (its subscription deleted) keeps its status; the attempt is logged all the same.
-   * Resolves the attempt's number.
+   * Writes attempts: each delivery's next state and its delivery-log row, all in one statement (a
+   * data-modifying CTE is atomic on its own; a dead letter or a deactivation passes its
+   * transaction's manager). A delivery cancelled while its attempt ran (its subscription deleted)
+   * keeps its status; the attempt is logged all the same. Resolves each delivery's attempt number.
    */
-  async recordAttempt(manager: EntityManager, record: AttemptRecord): Promise<number> {
-    const rows: Array<{ attempt_number: number }> = await manager.query(
-      `WITH "attempted" AS (
-         UPDATE "webhooks"."delivery" SET
-           "attempt_count" = "attempt_count" + 1,
-           "round_attempts" = "round_attempts" + 1,
-           "status" = CASE WHEN "status" = 'pending' THEN $2 ELSE "status" END,
-           "next_attempt_at" = CASE WHEN "status" = 'pending' AND $2 = 'pending' THEN $3::timestamptz ELSE NULL END,
-           "completed_at" = CASE WHEN "status" = 'pending' AND $2 <> 'pending' THEN $4::timestamptz ELSE "completed_at" END,
+  async recordAttempts(manager: EntityManager, records: readonly AttemptRecord[]): Promise<Map<string, number>> {
+    if (records.length === 0) return new Map();
+    const input = records.map((r) => ({
+      id: r.delivery.id,
+      status: r.status,
+      next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
+      attempted_at: r.attemptedAt.toISOString(),
+      http_status_code: r.httpStatusCode,
+      error_message: r.errorMessage,
+      outcome: r.outcome,
+      response_body: r.responseBody,
+      error_code: r.errorCode,
+      latency_ms: Math.round(r.latencyMs),
+    }));
+    const rows: Array<{ delivery_id: string; attempt_number: number }> = await manager.query(
+      `WITH "input" AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
+           "id" uuid, "status" text, "next_attempt_at" timestamptz, "attempted_at" timestamptz, "http_status_code" integer,
+           "error_message" text, "outcome" text, "response_body" text, "error_code" text, "latency_ms" integer)
+       ), "attempted" AS (
+         UPDATE "webhooks"."delivery" AS d SET
+           "attempt_count" = d."attempt_count" + 1,
+           "round_attempts" = d."round_attempts" + 1,
+           "status" = CASE WHEN d."status" = 'pending' THEN i."status" ELSE d."status" END,
+           "next_attempt_at" = CASE WHEN d."status" = 'pending' AND i."status" = 'pending' THEN i."next_attempt_at" ELSE NULL END,
+           "completed_at" = CASE WHEN d."status" = 'pending' AND i."status" <> 'pending' THEN i."attempted_at" ELSE d."completed_at" END,
            "locked_until" = NULL, "locked_by" = NULL,
-           "last_status_code" = $5, "last_error" = $6, "updated_at" = now()
-         WHERE "id" = $1
-         RETURNING "id", "tenant_id", "subscription_id", "event_id", "event_type", "attempt_count")
+           "last_status_code" = i."http_status_code", "last_error" = i."error_message", "updated_at" = now()
+         FROM "input" i WHERE d."id" = i."id"
+         RETURNING d."id", d."tenant_id", d."subscription_id", d."event_id", d."event_type", d."attempt_count")
        INSERT INTO "webhooks"."delivery_attempt"
          ("id", "tenant_id", "subscription_id", "delivery_id", "event_id", "event_type", "attempt_number", "outcome",
           "http_status_code", "response_body", "error_code", "error_message", "latency_ms", "delivered_at")
-       SELECT gen_random_uuid(), "tenant_id", "subscription_id", "id", "event_id", "event_type", "attempt_count", $7, $5, $8, $9, $6, $10, $4
-       FROM "attempted"
-       RETURNING "attempt_number"`,
-      [
-        record.delivery.id,
-        record.status,
-        record.nextAttemptAt,
-        record.attemptedAt,
-        record.httpStatusCode,
-        record.errorMessage,
-        record.outcome,
-        record.responseBody,
-        record.errorCode,
-        Math.round(record.latencyMs),
-      ],
+       SELECT gen_random_uuid(), a."tenant_id", a."subscription_id", a."id", a."event_id", a."event_type", a."attempt_count", i."outcome",
+              i."http_status_code", i."response_body", i."error_code", i."error_message", i."latency_ms", i."attempted_at"
+       FROM "attempted" a JOIN "input" i ON i."id" = a."id"
+       RETURNING "delivery_id", "attempt_number"`,
+      [JSON.stringify(input)],
     );
-    const [row] = rows;
-    if (!row) throw new Error(`delivery ${record.delivery.id} vanished during its attempt`);
-    return Number(row.attempt_number);
+    return new Map(rows.map((row) => [row.delivery_id, Number(row.attempt_number)]));
+  }
+
+  /** `recordAttempts` for one attempt. */
+  async recordAttempt(manager: EntityManager, record: AttemptRecord): Promise<number> {
+    const number = (await this.recordAttempts(manager, [record])).get(record.delivery.id);
+    if (number === undefined) throw new Error(`delivery ${record.delivery.id} vanished during its attempt`);
+    return number;
   }
 
   /** 410 Gone: the dispatcher turns the subscription off (a person turns it on again with PATCH). */

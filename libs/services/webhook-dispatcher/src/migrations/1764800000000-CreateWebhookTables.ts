@@ -76,8 +76,10 @@ export class CreateWebhookTables1764800000000 implements MigrationInterface {
       )`);
     // Fan-out is idempotent by (event, subscription): a redelivered event finds its deliveries there.
     await q.query(`CREATE UNIQUE INDEX "uq_delivery_subscription_event" ON "webhooks"."delivery" ("subscription_id", "event_id")`);
-    // The scheduler's claim: pending deliveries in due order, nothing else.
+    // The due backlog (the metric's count), in due order.
     await q.query(`CREATE INDEX "ix_delivery_due" ON "webhooks"."delivery" ("next_attempt_at") WHERE "status" = 'pending'`);
+    // The claim visits each active subscription and takes its oldest due deliveries, up to its share.
+    await q.query(`CREATE INDEX "ix_delivery_subscription_due" ON "webhooks"."delivery" ("subscription_id", "next_attempt_at") WHERE "status" = 'pending'`);
     await q.query(`CREATE INDEX "ix_delivery_tenant_subscription" ON "webhooks"."delivery" ("tenant_id", "subscription_id", "created_at" DESC)`);
 
     await q.query(`
