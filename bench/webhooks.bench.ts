@@ -21,6 +21,8 @@ import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/
 import { deleteTopology } from './decision-bench-stack';
 import { benchRunEnv, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
 import { formatTable } from './latency-stats';
+import { machineBusyMs } from './interleaved';
+import { cpuByProcessGroup, cpuOfPid, cpuPerCall, ProcessGroup } from './process-cpu';
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const CONCURRENCY = 64;
@@ -85,14 +87,21 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
          FROM generate_series(1, $6) AS n`,
         [SEEDED_TENANT, subscriptionIds, SUBSCRIPTIONS, round, JSON.stringify(payload), perRound],
       );
+      // Done when nothing of the round is pending any more: an attempt and its delivery's new state are
+      // written by one statement, so a delivery that left `pending` is logged. The probe reads the
+      // partial due index only, so polling it costs the database next to nothing.
       for (;;) {
-        const [row] = (
-          await pool!.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "event_id" LIKE $1 AND "status" = 'succeeded'`, [`bench-${round}-%`])
-        ).rows as Array<{ n: number }>;
-        if (row!.n >= perRound) break;
-        if (Date.now() - started > 300_000) throw new Error(`round ${round}: ${row!.n} of ${perRound} delivered after 300 s`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+        const [row] = (await pool!.query(`SELECT EXISTS (SELECT 1 FROM "webhooks"."delivery" WHERE "status" = 'pending') AS "pending"`)).rows as Array<{
+          pending: boolean;
+        }>;
+        if (!row!.pending) break;
+        if (Date.now() - started > 300_000) throw new Error(`round ${round}: deliveries still pending after 300 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
+      const [done] = (
+        await pool!.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "event_id" LIKE $1 AND "status" = 'succeeded'`, [`bench-${round}-%`])
+      ).rows as Array<{ n: number }>;
+      if (done!.n !== perRound) throw new Error(`round ${round}: ${done!.n} of ${perRound} deliveries succeeded`);
       return Date.now() - started;
     };
 
@@ -122,21 +131,54 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
     await dispatched(0);
     let rawMs = 0;
     let dispatchedMs = 0;
+    // CPU of each process (and the machine) while each path runs, per delivery.
+    const pids = { dispatcher: dispatcher.child.pid as number, receiver: receiver.child.pid as number, bench: process.pid };
+    const cpu = { raw: new Map<string, number>(), dispatched: new Map<string, number>() };
+    const sample = () => {
+      const groups = cpuByProcessGroup() ?? new Map<ProcessGroup, number>();
+      const byName = new Map<string, number>([
+        ['machine', machineBusyMs() ?? 0],
+        ['postgres', groups.get('postgres') ?? 0],
+      ]);
+      for (const [name, pid] of Object.entries(pids)) byName.set(name, cpuOfPid(pid) ?? 0);
+      return byName;
+    };
+    const timedPhase = async (into: Map<string, number>, phase: () => Promise<number>) => {
+      const before = sample();
+      const ms = await phase();
+      const after = sample();
+      for (const [name, value] of after) into.set(name, (into.get(name) ?? 0) + value - (before.get(name) ?? 0));
+      return ms;
+    };
     for (let round = 1; round <= ROUNDS; round++) {
-      rawMs += await raw();
-      dispatchedMs += await dispatched(round);
+      rawMs += await timedPhase(cpu.raw, raw);
+      dispatchedMs += await timedPhase(cpu.dispatched, () => dispatched(round));
     }
     const total = perRound * ROUNDS;
     const [logged] = (await pool.query(`SELECT count(*)::int AS n FROM "webhooks"."delivery_attempt" WHERE "outcome" = 'succeeded'`)).rows as Array<{
       n: number;
     }>;
     if (logged!.n !== total + perRound) throw new Error(`expected ${total + perRound} logged attempts, found ${logged!.n}`);
+    const perDelivery = (m: Map<string, number>) =>
+      ['machine', 'dispatcher', 'postgres', 'receiver', 'bench'].map((name) => `${name} ${((m.get(name) ?? 0) / total).toFixed(3)}`).join(', ');
     const rawRate = (total * 1000) / rawMs;
     const dispatchedRate = (total * 1000) / dispatchedMs;
     out(
       formatTable([
-        { path: `raw undici POST, c=${CONCURRENCY} (floor)`, count: total, 'wall ms': rawMs, 'per s': Math.round(rawRate) },
-        { path: `dispatcher delivery (signed, logged), c=${CONCURRENCY}`, count: total, 'wall ms': dispatchedMs, 'per s': Math.round(dispatchedRate) },
+        {
+          path: `raw undici POST, c=${CONCURRENCY} (floor)`,
+          count: total,
+          'wall ms': rawMs,
+          'per s': Math.round(rawRate),
+          'cpu ms per delivery': perDelivery(cpu.raw),
+        },
+        {
+          path: `dispatcher delivery (signed, logged), c=${CONCURRENCY}`,
+          count: total,
+          'wall ms': dispatchedMs,
+          'per s': Math.round(dispatchedRate),
+          'cpu ms per delivery': perDelivery(cpu.dispatched),
+        },
       ]),
     );
     const ratio = dispatchedRate / rawRate;
