@@ -22,7 +22,7 @@ import { deleteTopology } from './decision-bench-stack';
 import { benchRunEnv, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
 import { formatTable } from './latency-stats';
 import { machineBusyMs } from './interleaved';
-import { cpuByProcessGroup, cpuOfPid, cpuPerCall, ProcessGroup } from './process-cpu';
+import { cpuByProcessGroup, cpuOfPid, ProcessGroup } from './process-cpu';
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const CONCURRENCY = 64;

@@ -104,14 +104,7 @@ export class DeliveryRepository {
    * that stops at the subscription's free share: a claim costs the active subscriptions it visits,
    * not the backlog, and never claims what it would have to give back.
    */
-  async claimDue(
-    now: Date,
-    leaseUntil: Date,
-    holder: string,
-    limit: number,
-    share: number,
-    running: ReadonlyMap<string, number>,
-  ): Promise<ClaimedDelivery[]> {
+  async claimDue(now: Date, leaseUntil: Date, holder: string, limit: number, share: number, running: ReadonlyMap<string, number>): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return [];
     // TypeORM answers an UPDATE … RETURNING with [rows, affected count].
     const [rows]: [ClaimedRow[], number] = await this.dataSource.query(
