@@ -76,7 +76,7 @@ describeWithTools(() => {
       expect(install[0]).toContain('--omit=dev');
       const copyIndex = instructions.findIndex((line) => line.startsWith('COPY package.json package-lock.json'));
       expect(copyIndex).toBeGreaterThan(-1);
-      expect(instructions.indexOf(install[0])).toBe(copyIndex + 1);
+      expect(instructions.indexOf(install[0] ?? '')).toBe(copyIndex + 1);
     });
 
     it('runs as a non-root user, writes under DATA_DIR, checks /health/live, and picks the service by argument', () => {
@@ -101,7 +101,7 @@ describeWithTools(() => {
       try {
         copyFileSync(join(root, '.env.example'), join(dir, 'env'));
         ok(run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', join(dir, 'env'), 'config', '-q']), 'docker-compose config -q');
-        config = parse(ok(run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', join(dir, 'env'), 'config']), 'docker-compose config'))[0];
+        config = parse(ok(run('docker-compose', ['-f', 'docker-compose.yml', '--env-file', join(dir, 'env'), 'config']), 'docker-compose config'))[0] as Json;
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -141,7 +141,7 @@ describeWithTools(() => {
       const nginx = read('deploy/nginx.conf');
       const routes = new Map<string, string>();
       for (const match of nginx.matchAll(/location (=\s*)?(\S+) \{\s*set \$upstream ([a-z-]+):3000;/g))
-        routes.set(`${match[1] ? '=' : ''}${match[2]}`, match[3]);
+        routes.set(`${match[1] ? '=' : ''}${match[2]}`, match[3] ?? '');
       for (const { service, prefix } of prefixes) {
         expect([prefix, routes.get(`=${prefix}`)]).toEqual([prefix, service]);
         expect([`${prefix}/`, routes.get(`${prefix}/`)]).toEqual([`${prefix}/`, service]);
