@@ -1,6 +1,6 @@
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fleetServices } from '@lp/fleet';
 
@@ -12,13 +12,9 @@ import { fleetServices } from '@lp/fleet';
  * tool skips the suite with a visible notice, under CI=true it fails.
  */
 const root = join(__dirname, '..', '..');
-const toolsDir = process.env.LP_DEPLOY_TOOLS || join(homedir(), '.cache', 'legal-platform', 'deploy-tools');
 const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
-const missing = [
-  ...['docker-compose', 'kubectl'].filter((command) => !onPath(command)),
-  ...['kubernetes-models', 'yaml'].filter((pkg) => !existsSync(join(toolsDir, 'node_modules', pkg))).map((pkg) => `${pkg} (in ${toolsDir})`),
-];
+const missing = ['docker-compose', 'kubectl'].filter((command) => !onPath(command));
 const suite = 'deploy files';
 const describeWithTools = (fn: () => void) => {
   if (missing.length === 0) return describe(suite, fn);
@@ -30,7 +26,7 @@ const describeWithTools = (fn: () => void) => {
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function run(command: string, args: string[], input?: string): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd: root, input, encoding: 'utf8', env: { ...process.env, LP_DEPLOY_TOOLS: toolsDir }, maxBuffer: 64 * 1024 * 1024 });
+  return spawnSync(command, args, { cwd: root, input, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 }
 function ok(result: SpawnSyncReturns<string>, what: string): string {
   if (result.status !== 0) throw new Error(`${what} exited ${result.status}:\n${result.stderr}${result.stdout}`);

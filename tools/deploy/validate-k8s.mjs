@@ -2,17 +2,13 @@
 // Reads YAML documents on stdin and prints them as one JSON array. With --kubernetes, each document
 // must also be a valid object of the Kubernetes API (types, required fields, enums and formats of the
 // official OpenAPI schemas, as bundled by the kubernetes-models package), else it exits 1 listing
-// every problem. Its packages live outside the workspace, in the deploy tools directory that .ci/run
-// fills (LP_DEPLOY_TOOLS, default ~/.cache/legal-platform/deploy-tools).
+// every problem. Both packages are devDependencies of the workspace (kubernetes-validate, the
+// strict validator, is a PyPI package, which this machine does not reach).
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-const toolsDir = process.env.LP_DEPLOY_TOOLS || join(homedir(), '.cache', 'legal-platform', 'deploy-tools');
-const load = (specifier) => import(pathToFileURL(join(toolsDir, 'node_modules', specifier)).href);
+const load = (specifier) => import(specifier);
 
-const { parseAllDocuments } = await load('yaml/dist/index.js');
+const { parseAllDocuments } = await load('yaml');
 const documents = parseAllDocuments(readFileSync(0, 'utf8'));
 const objects = [];
 const problems = [];
@@ -28,7 +24,7 @@ if (process.argv.includes('--kubernetes')) {
     const [group, version] = String(object.apiVersion).includes('/') ? object.apiVersion.split('/') : ['', object.apiVersion];
     let model;
     try {
-      const module = await load(`kubernetes-models/${group ? `${group}/` : ''}${version}/${object.kind}.js`);
+      const module = await load(`kubernetes-models/${group ? `${group}/` : ''}${version}`);
       model = module[object.kind];
     } catch {
       problems.push(`${name}: no schema for ${object.apiVersion} ${object.kind}`);
