@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { ServiceJobs } from '@lp/platform/jobs';
 import { EventBus } from '@lp/platform/messaging';
 import { describeWithServers, eventually } from '@lp/platform/testing';
 import { ServiceApp } from '@lp/platform/runtime';
-import { DeliveryScheduler, WebhookClock } from '@lp/service/webhook-dispatcher';
+import { DeliveryScheduler, WebhookClock, WebhookDispatcherJobs } from '@lp/service/webhook-dispatcher';
 import { verifyPlainSignature, verifyStandardWebhook, WebhookReceiver } from '@lp/service/webhook-dispatcher/testing';
 import { expectProblem } from '../support/policy-platform';
 import { WebhooksTestPlatform } from '../support/webhooks-platform';
@@ -298,6 +299,45 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     expect(delivery).toMatchObject({ kind: 'ping', status: 'dead', attempts: 1 });
     expect((await platform.hooks().get(`/api/webhooks/dead-letters?subscriptionId=${id}`).expect(200)).body.totalCount).toBe(0);
     await platform.hooks('ada', 'acme').post(`/api/webhooks/subscriptions/${id}/ping`).expect(404);
+  });
+
+  it('purges finished deliveries with their attempts and dead letters past the retention, never a pending one', async () => {
+    const clock = controlClock(platform.dispatcher);
+    const done = await subscribe((await receiver()).url('/retention-done'), ['ticket.closed']);
+    const dead = await subscribe((await receiver()).respondAlways({ status: 500 }).url('/retention-dead'), ['ticket.merged'], { maxRetries: 0 });
+    const waiting = await subscribe((await receiver()).respondAlways({ status: 503, headers: { 'Retry-After': '86400' } }).url('/retention-wait'), [
+      'ticket.reopened',
+    ]);
+    await ingest('ticket.closed', { ticketId: 'R-1' }, 'retention-1').expect(202);
+    await ingest('ticket.merged', { ticketId: 'R-2' }, 'retention-2').expect(202);
+    await ingest('ticket.reopened', { ticketId: 'R-3' }, 'retention-3').expect(202);
+    expect(await settledAfter(done.id, 'retention-1', 1)).toMatchObject({ status: 'succeeded' });
+    expect(await settledAfter(dead.id, 'retention-2', 1)).toMatchObject({ status: 'dead' });
+    expect(await settledAfter(waiting.id, 'retention-3', 1)).toMatchObject({ status: 'pending' });
+    const count = async (table: string, subscriptionId: string) =>
+      Number((await sql().query(`SELECT count(*)::int AS n FROM "webhooks"."${table}" WHERE "subscription_id" = $1`, [subscriptionId]))[0].n);
+    const rows = async (subscriptionId: string) => [
+      await count('delivery', subscriptionId),
+      await count('delivery_attempt', subscriptionId),
+      await count('dead_letter', subscriptionId),
+    ];
+    expect([await rows(done.id), await rows(dead.id)]).toEqual([
+      [1, 1, 0],
+      [1, 1, 1],
+    ]);
+
+    // 31 days later (the default retention is 30): the finished ones go with their log and dead letter.
+    const now = new Date(clock.now() + 31 * 86_400_000);
+    const job = WebhookDispatcherJobs.deliveryRetention.jobName;
+    const run = await platform.dispatcher.app.get(ServiceJobs).run({ jobName: job, trigger: 'manual', executionId: randomUUID(), scheduledFor: now, now });
+    expect(run).toMatchObject({ status: 'succeeded' });
+    expect([await rows(done.id), await rows(dead.id)]).toEqual([
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    // The pending delivery stays (its old attempt goes: the log is kept for the retention only).
+    expect(await deliveryOf(waiting.id, 'retention-3')).toMatchObject({ status: 'pending' });
+    expect(await count('delivery_attempt', waiting.id)).toBe(0);
   });
 
   it('denies every delivery route to a caller without its permission', async () => {

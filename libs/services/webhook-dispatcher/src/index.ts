@@ -3,3 +3,4 @@ export * from './store';
 export * from './subscriptions/subscription-secrets';
 export { DeliveryScheduler } from './deliveries/delivery-scheduler';
 export { WebhookClock } from './deliveries/webhook-clock';
+export { WebhookDispatcherJobs } from './retention/delivery-retention.jobs';
