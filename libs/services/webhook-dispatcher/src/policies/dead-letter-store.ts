@@ -57,3 +57,8 @@ export class PostgresDeadLetterStore extends DeadLetterStore {
     );
   }
 }
+
+/** The store `WEBHOOK_DEAD_LETTERS` names: `store` keeps them (this platform's default), `discard` is the spec's. */
+export function deadLetterStoreFor(policy: 'store' | 'discard'): DeadLetterStore {
+  return policy === 'discard' ? new NullDeadLetterStore() : new PostgresDeadLetterStore();
+}

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ConfigModule } from '@lp/platform/config';
 import { WebhookDispatcherConfig, webhookDispatcherConfig } from '../webhook-dispatcher.config';
-import { DeadLetterStore, NullDeadLetterStore, PostgresDeadLetterStore } from './dead-letter-store';
+import { DeadLetterStore, deadLetterStoreFor } from './dead-letter-store';
 import { NullSubscriberRateLimit, SubscriberRateLimit } from './subscriber-rate-limit';
 
 /**
@@ -16,7 +16,7 @@ import { NullSubscriberRateLimit, SubscriberRateLimit } from './subscriber-rate-
     {
       provide: DeadLetterStore,
       inject: [webhookDispatcherConfig.token],
-      useFactory: (config: WebhookDispatcherConfig) => (config.WEBHOOK_DEAD_LETTERS === 'discard' ? new NullDeadLetterStore() : new PostgresDeadLetterStore()),
+      useFactory: (config: WebhookDispatcherConfig) => deadLetterStoreFor(config.WEBHOOK_DEAD_LETTERS),
     },
   ],
   exports: [SubscriberRateLimit, DeadLetterStore],
