@@ -86,12 +86,17 @@ function askServer<T>(child: ChildProcess, message: object, key: string): Promis
 }
 
 /** `calls` runs of `call` (at `concurrency`, default 64) under a V8 profile of the server process answering them. */
-export async function profileServer(child: ChildProcess, calls: number, call: () => Promise<unknown>, concurrency = 64): Promise<CpuProfileSummary> {
+export function profileServer(child: ChildProcess, calls: number, call: () => Promise<unknown>, concurrency = 64): Promise<CpuProfileSummary> {
+  return profileServerWhile(child, calls, () => measure(call, { total: calls, concurrency, warmup: 0 }));
+}
+
+/** A V8 profile of the server process while `work` runs, summarized per unit of work (`units`). */
+export async function profileServerWhile(child: ChildProcess, units: number, work: () => Promise<unknown>): Promise<CpuProfileSummary> {
   await askServer(child, { profile: 'start' }, 'profiling');
-  await measure(call, { total: calls, concurrency, warmup: 0 });
+  await work();
   const summary = await askServer<CpuProfileSummary & { byGroup: Array<[string, number]>; byFunction: Array<[string, number]> }>(
     child,
-    { profile: 'stop', calls },
+    { profile: 'stop', calls: units },
     'profile',
   );
   return { ...summary, byGroup: new Map(summary.byGroup), byFunction: new Map(summary.byFunction) };

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   if (only.has('workflow-reports')) await benchWorkflowReports({ quick, amqpUrl: amqp });
 
   // Webhooks: signed, logged deliveries/s against raw undici POSTs/s to the same receiver, servers in their own processes.
-  if (only.has('webhooks')) await benchWebhooks({ quick, amqpUrl: amqp });
+  if (only.has('webhooks')) await benchWebhooks({ quick, amqpUrl: amqp, profile: profileMode() });
 }
 
 main().then(

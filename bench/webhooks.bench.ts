@@ -19,7 +19,8 @@ import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, deleteRedisKeys, TestDatabase } from '@lp/platform/testing';
 import { deleteTopology } from './decision-bench-stack';
-import { benchRunEnv, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { benchRunEnv, profileServerWhile, startListeningServer, startServer, stopServer, teardownSteps } from './bench-processes';
+import { formatProfile } from './cpu-profile';
 import { formatTable } from './latency-stats';
 import { machineBusyMs } from './interleaved';
 import { cpuByProcessGroup, cpuOfPid, ProcessGroup } from './process-cpu';
@@ -31,7 +32,7 @@ const TARGET_RATIO = 0.5;
 const ROUNDS = 2;
 const payload = { ticketId: 'T-000123', title: 'Printer on fire', priority: 'high', reporter: 'ada@example.com' };
 
-export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }): Promise<void> {
+export async function benchWebhooks(options: { quick: boolean; amqpUrl: string; profile: 'on-fail' | 'always' | 'never' }): Promise<void> {
   const urls = {
     postgres: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
     redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -182,9 +183,13 @@ export async function benchWebhooks(options: { quick: boolean; amqpUrl: string }
       ]),
     );
     const ratio = dispatchedRate / rawRate;
-    out(
-      `deliveries/s / raw POSTs/s: ${ratio.toFixed(2)}x (${Math.round(dispatchedRate)} / ${Math.round(rawRate)}; target ≥ ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? 'met' : 'NOT MET'})`,
-    );
+    const verdict = ratio >= TARGET_RATIO ? 'met' : 'NOT MET';
+    out(`deliveries/s / raw POSTs/s: ${ratio.toFixed(2)}x (${Math.round(dispatchedRate)} / ${Math.round(rawRate)}; target ≥ ${TARGET_RATIO}x: ${verdict})`);
+    if (options.profile === 'always' || (options.profile === 'on-fail' && verdict === 'NOT MET')) {
+      const profile = await profileServerWhile(dispatcher.child, perRound, () => dispatched(ROUNDS + 1));
+      out(`\n${perRound} deliveries: busy time of the dispatcher process's main thread per delivery by where it was spent (V8 sampling profile)`);
+      out(formatProfile([{ label: 'webhook-dispatcher', profile }]));
+    }
   } finally {
     const { attempt, problems } = teardownSteps();
     if (http) await attempt('http pool', () => http!.close());
