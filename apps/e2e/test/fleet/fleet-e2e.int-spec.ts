@@ -246,11 +246,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet end to end, ac
 
     // The shortest duration a request may ask for is 60 s: bring the grant's end close before anyone used it,
     // so the decision caches never saw the longer expiry (as a short grant would be).
-    const [{ expires_at: expiresAt }] = (
-      await fleet.sql.query(`UPDATE authz.temporary_grant SET expires_at = now() + interval '3 seconds' WHERE id = $1 RETURNING expires_at`, [
-        approved?.grantId,
-      ])
-    ).rows as Array<{ expires_at: Date }>;
+    const shortened = await fleet.sql.query<{ expires_at: Date }>(
+      `UPDATE authz.temporary_grant SET expires_at = now() + interval '3 seconds' WHERE id = $1 RETURNING expires_at`,
+      [approved?.grantId],
+    );
+    expect(shortened.rowCount).toBe(1);
+    const expiresAt = (shortened.rows[0] as { expires_at: Date }).expires_at;
     const permits = await eventually(
       () => outcomes(sub, ROLE_VIEW),
       (list) => permitted(list).every(Boolean),
@@ -345,6 +346,22 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet end to end, ac
 
   it("a job run from operations executes in the owning service's process and is audited as succeeded", async () => {
     const job = 'webhook-dispatcher.delivery-retention';
+    // Something for the dispatcher's retention to delete: one delivered event, its delivery then dated a year back.
+    const receiver = await new WebhookReceiver().start();
+    receivers.push(receiver);
+    const subscription = await expectCall<{ id: string }>(201, 'webhook-dispatcher', 'POST', '/api/webhooks/subscriptions', {
+      callbackUrl: receiver.url('/billing'),
+      eventTypes: ['billing.*'],
+    });
+    await expectCall(202, 'webhook-dispatcher', 'POST', '/api/webhooks/events', { eventType: 'billing.invoice.paid', payload: { invoiceId: 'INV-FLEET' } });
+    const finished = () =>
+      fleet.sql
+        .query<{ id: string }>(`SELECT id FROM webhooks.delivery WHERE subscription_id = $1 AND status = 'succeeded'`, [subscription.id])
+        .then((r) => r.rows);
+    const [delivery] = await eventually(finished, (rows) => rows.length === 1, 15_000);
+    if (!delivery) throw new Error(`the event to ${receiver.url('/billing')} was not delivered within 15 s`);
+    await fleet.sql.query(`UPDATE webhooks.delivery SET completed_at = now() - interval '400 days' WHERE id = $1`, [delivery.id]);
+
     const start = performance.now();
     const run = await expectCall<{ status: string; detail: string; execution: Execution }>(
       200,
@@ -358,8 +375,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet end to end, ac
       },
     );
     const runMs = since(start);
-    // The detail is the dispatcher's own report of its retention pass (operations has no access to its schema).
-    expect(run).toMatchObject({ status: 'succeeded', detail: expect.stringMatching(/finished deliveries/) });
+    // The dispatcher's own report of its retention pass, and the old delivery gone: operations has no access to that schema.
+    expect(run).toMatchObject({ status: 'succeeded', detail: expect.stringMatching(/\b1 finished deliveries/) });
+    expect(await finished()).toEqual([]);
     expect(run.execution).toMatchObject({ jobName: job, trigger: 'manual', status: 'succeeded', actor: 'admin', ownerStartedAt: expect.any(String) });
 
     const page = await expectCall<{ items: Execution[] }>(200, 'operations', 'GET', `/api/operations/jobs/${job}/executions?pageSize=5`);
