@@ -1,0 +1,215 @@
+import { describeWithServers, eventually, TcpOutageProxy, testServerUrls } from '@lp/platform/testing';
+import { fleetServices } from '@lp/fleet';
+import { WebhookReceiver } from '@lp/service/webhook-dispatcher/testing';
+import { FleetProcesses } from '../support/fleet-processes';
+
+type Server = 'postgres' | 'rabbitmq' | 'redis';
+
+/** A proxy in front of the shared server: the fleet reaches that server only through it. */
+function proxyFor(server: Server): TcpOutageProxy {
+  const url = new URL(testServerUrls[server]);
+  const port = Number(url.port || { postgres: 5432, rabbitmq: 5672, redis: 6379 }[server]);
+  return new TcpOutageProxy({ host: url.hostname, port });
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** One HTTP call, bounded: a hung request is a failure (status 0), never a hung test. */
+async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}, timeoutMs = 8_000): Promise<Answer> {
+  try {
+    const res = await fetch(url, {
+      method: init.method ?? 'GET',
+      headers: init.headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body };
+  } catch {
+    return { status: 0, body: null };
+  }
+}
+
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+const services = fleetServices.map((s) => s.name);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Faults under load on the fleet as deployed (one process per service): every service reaches
+ * PostgreSQL, RabbitMQ and Redis through a `TcpOutageProxy` of this spec, which cuts and restores
+ * that path; the shared servers themselves are never touched. One fleet serves the four faults in
+ * turn (each one ends with the fleet recovered, which the next one relies on).
+ */
+describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults', () => {
+  const proxies = { postgres: proxyFor('postgres'), rabbitmq: proxyFor('rabbitmq'), redis: proxyFor('redis') };
+  let fleet: FleetProcesses;
+  const receiver = new WebhookReceiver();
+
+  beforeAll(async () => {
+    for (const proxy of Object.values(proxies)) await proxy.start();
+    await receiver.start();
+    fleet = new FleetProcesses('fleet-faults', {
+      through: { postgres: proxies.postgres.url, rabbitmq: proxies.rabbitmq.url, redis: proxies.redis.url },
+    });
+    await fleet.start();
+  }, 180_000);
+  afterAll(async () => {
+    await fleet?.stop();
+    await receiver.stop();
+    for (const proxy of Object.values(proxies)) await proxy.stop();
+  }, 60_000);
+
+  const ready = (service: string) => call(`${fleet.url(service)}/health/ready`, {}, 3_000);
+  /** Polls every service's readiness until each answers 200; returns ms from `since` to each one's first 200. */
+  const reconnectTimes = async (since: number, boundMs: number): Promise<Record<string, number | null>> => {
+    const times: Record<string, number | null> = {};
+    await Promise.all(
+      services.map(async (service) => {
+        const answer = await eventually(
+          () => ready(service),
+          (r) => r.status === 200,
+          boundMs,
+          100,
+        );
+        times[service] = answer.status === 200 ? Date.now() - since : null;
+      }),
+    );
+    return times;
+  };
+  const createCase = (i: number) =>
+    call(`${fleet.url('case-management')}/api/cases`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { title: `Fault load ${i}`, caseType: 'civil', claimAmount: 1000 + i, defendantName: 'Globex' },
+    });
+
+  it('RabbitMQ cut for 10 s under case creations: fails closed, every service reconnects, no outbox event lost', async () => {
+    const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { callbackUrl: receiver.url('/cases'), eventTypes: ['case.created'] },
+    });
+    expect(subscription.status).toBe(201);
+
+    interface Sent {
+      kind: 'create' | 'read';
+      start: number;
+      end: number;
+      status: number;
+      id?: string;
+    }
+    const sent: Sent[] = [];
+    const created: string[] = [];
+    let stop = false;
+    // Load: one create every 250 ms (4/s, at most 160), and after each create a read of a case
+    // never read before (its id is a resource fact of the decision, so no cached decision fits it).
+    const load = (async () => {
+      let unread = 0;
+      for (let i = 0; i < 160 && !stop; i++) {
+        const tick = Date.now();
+        const start = Date.now();
+        const res = await createCase(i);
+        const id = res.status === 201 ? (res.body as { id: string }).id : undefined;
+        if (id) created.push(id);
+        sent.push({ kind: 'create', start, end: Date.now(), status: res.status, id });
+        if (unread < created.length) {
+          const readStart = Date.now();
+          const read = await call(`${fleet.url('case-management')}/api/cases/${created[unread++]}`, { headers: fleet.auth() });
+          sent.push({ kind: 'read', start: readStart, end: Date.now(), status: read.status });
+        }
+        await pause(Math.max(0, 250 - (Date.now() - tick))); // pacing of the load, not a wait for a condition
+      }
+    })();
+
+    await eventually(
+      async () => created.length,
+      (n) => n >= 8,
+      15_000,
+      50,
+    );
+    const cutAt = Date.now();
+    await proxies.rabbitmq.stop();
+    let unsentAtRestore = -1;
+    let restoredAt = 0;
+    try {
+      // Every service notices: readiness leaves 200 (the broker is a critical dependency).
+      const down = await Promise.all(
+        services.map((s) =>
+          eventually(
+            () => ready(s),
+            (r) => r.status !== 200,
+            10_000,
+            100,
+          ),
+        ),
+      );
+      expect(down.map((r, i) => [services[i], r.status !== 200])).toEqual(services.map((s) => [s, true]));
+      await pause(Math.max(0, cutAt + 10_000 - Date.now())); // the outage lasts 10 s
+      unsentAtRestore = (await fleet.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "cases"."outbox_message" WHERE "sent_at" IS NULL`)).rows[0]!.n;
+    } finally {
+      restoredAt = Date.now();
+      await proxies.rabbitmq.start();
+    }
+    const times = await reconnectTimes(restoredAt, 20_000);
+    // Load keeps going a little after recovery, then stops.
+    const createdBeforeRecovery = created.length;
+    await eventually(
+      async () => created.length,
+      (n) => n >= createdBeforeRecovery + 8,
+      20_000,
+      50,
+    );
+    stop = true;
+    await load;
+
+    const during = sent.filter((s) => s.start >= cutAt && s.end <= restoredAt);
+    const duringTally = tally(during.map((s) => s.status));
+    const permitsDuring = during.filter((s) => s.status >= 200 && s.status < 300);
+    console.log(
+      `[faults] RabbitMQ cut ${restoredAt - cutAt} ms: load ${sent.filter((s) => s.kind === 'create').length} creates + ${sent.filter((s) => s.kind === 'read').length} fresh reads, ` +
+        `${created.length} cases created; answers during the outage ${JSON.stringify(duringTally)} (2xx: ${permitsDuring.length}); ` +
+        `outbox rows unsent at restore ${unsentAtRestore}; reconnect ms ${JSON.stringify(times)}`,
+    );
+    expect(during.length).toBeGreaterThan(0);
+    expect(permitsDuring).toEqual([]);
+    for (const s of during) expect([403, 503]).toContain(s.status);
+    for (const service of services) expect({ service, ms: times[service] }).toEqual({ service, ms: expect.any(Number) });
+    for (const service of services) expect(times[service]).toBeLessThanOrEqual(10_000);
+
+    // Every case created (before, around and after the outage): its event reached both consumers.
+    const owners = async () =>
+      (
+        await fleet.sql.query<{ n: number }>(
+          `SELECT count(DISTINCT "resource_id")::int AS n FROM "authz"."resource_relation" WHERE "resource_type" = 'case' AND "relation" = 'owner' AND "resource_id" = ANY ($1)`,
+          [created],
+        )
+      ).rows[0]!.n;
+    const hooked = () =>
+      new Set(receiver.requests.filter((r) => r.path === '/cases').map((r) => (JSON.parse(r.body) as { payload: { caseId: string } }).payload.caseId));
+    const ownersFound = await eventually(owners, (n) => n === created.length, 30_000, 200);
+    await eventually(
+      async () => created.filter((id) => hooked().has(id)).length,
+      (n) => n === created.length,
+      30_000,
+      200,
+    );
+    const delivered = created.filter((id) => hooked().has(id)).length;
+    const unsent = (await fleet.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "cases"."outbox_message" WHERE "sent_at" IS NULL`)).rows[0]!.n;
+    console.log(
+      `[faults] RabbitMQ cut: ${created.length} case.created events; owner relations ${ownersFound}, webhook deliveries ${delivered}, ` +
+        `lost ${created.length - Math.min(ownersFound, delivered)}; outbox rows still unsent ${unsent}`,
+    );
+    expect(ownersFound).toBe(created.length);
+    expect(delivered).toBe(created.length);
+    expect(unsent).toBe(0);
+  }, 120_000);
+});
