@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { describeWithServers, eventually, TcpOutageProxy, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
 import { WebhookReceiver } from '@lp/service/webhook-dispatcher/testing';
@@ -212,4 +213,193 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     expect(delivered).toBe(created.length);
     expect(unsent).toBe(0);
   }, 120_000);
+
+  const decide = (resourceId: string, subject = 'admin', action = 'View') =>
+    call(`${fleet.url('authz-decision')}/api/authorization/decisions`, {
+      method: 'POST',
+      headers: fleet.auth({ sub: subject }),
+      body: { resource: { module: 'cases', resourceType: 'case', resourceId }, action },
+    });
+
+  it('PostgreSQL path cut for 5 s under decisions: every service reconnects, no decision audit record lost', async () => {
+    const answered: string[] = [];
+    const statuses: Array<{ at: number; status: number }> = [];
+    let stop = false;
+    // Load: 4 callers, each one question every 50 ms at most (at most 4 x 300): half of them fresh
+    // (a new resource id), half the same question again (a decision cache hit).
+    const load = Promise.all(
+      Array.from({ length: 4 }, async (_, worker) => {
+        for (let i = 0; i < 300 && !stop; i++) {
+          const tick = Date.now();
+          const res = await decide(i % 2 === 0 ? `pg-${worker}-${i}` : 'pg-hot');
+          statuses.push({ at: tick, status: res.status });
+          if (res.status === 200) answered.push((res.body as { decisionId: string }).decisionId);
+          await pause(Math.max(0, 50 - (Date.now() - tick))); // pacing of the load
+        }
+      }),
+    );
+    await eventually(
+      async () => answered.length,
+      (n) => n >= 40,
+      15_000,
+      50,
+    );
+    const cutAt = Date.now();
+    await proxies.postgres.stop();
+    let restoredAt = 0;
+    try {
+      await pause(5_000); // the outage lasts 5 s
+    } finally {
+      restoredAt = Date.now();
+      await proxies.postgres.start();
+    }
+    const times = await reconnectTimes(restoredAt, 20_000);
+    const answeredAtRecovery = answered.length;
+    await eventually(
+      async () => answered.length,
+      (n) => n >= answeredAtRecovery + 40,
+      20_000,
+      50,
+    );
+    stop = true;
+    await load;
+
+    const rows = async () =>
+      (await fleet.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "authz_audit"."decision_audit" WHERE "decision_id" = ANY ($1::uuid[])`, [answered]))
+        .rows[0]!.n;
+    const found = await eventually(rows, (n) => n >= answered.length, 30_000, 200);
+    const during = tally(statuses.filter((s) => s.at >= cutAt && s.at < restoredAt).map((s) => s.status));
+    console.log(
+      `[faults] PostgreSQL cut ${restoredAt - cutAt} ms: ${statuses.length} decisions asked, ${answered.length} answered (during the outage ${JSON.stringify(during)}); ` +
+        `audit rows ${found}, lost ${answered.length - found}; reconnect ms ${JSON.stringify(times)}`,
+    );
+    for (const service of services) expect({ service, ms: times[service] }).toEqual({ service, ms: expect.any(Number) });
+    for (const service of services) expect(times[service]).toBeLessThanOrEqual(10_000);
+    expect(found).toBe(answered.length);
+  }, 120_000);
+
+  it('Redis cut: decisions stay what they were, readiness says the cache is degraded, and it recovers', async () => {
+    const questions = [
+      { subject: 'admin', action: 'View' },
+      { subject: 'admin', action: 'Create' },
+      { subject: 'nobody', action: 'View' },
+      { subject: 'nobody', action: 'Delete' },
+    ];
+    const outcomes = async (round: string) =>
+      Promise.all(
+        questions.flatMap((q) =>
+          // the same instance as the baseline (cached while Redis was up) and a fresh one
+          ['redis-same', `redis-${round}`].map(async (id) => {
+            const res = await decide(id, q.subject, q.action);
+            return `${q.subject} ${q.action} ${id === 'redis-same' ? 'same' : 'fresh'}: ${res.status} ${(res.body as { outcome?: string })?.outcome}`;
+          }),
+        ),
+      );
+    const guarded = async () => [
+      (await call(`${fleet.url('case-management')}/api/cases`, { headers: fleet.auth() })).status,
+      (await call(`${fleet.url('case-management')}/api/cases`, { headers: fleet.auth({ sub: 'nobody' }) })).status,
+    ];
+    const baseline = await outcomes('before');
+    expect(baseline.filter((line) => line.includes(': 200 '))).toHaveLength(baseline.length);
+    expect(await guarded()).toEqual([200, 403]);
+
+    const cutAt = Date.now();
+    await proxies.redis.stop();
+    const answers: string[][] = [];
+    let degraded: Answer | undefined;
+    let restoredAt = 0;
+    try {
+      for (let round = 0; round < 5; round++) answers.push(await outcomes(`during-${round}`));
+      const guardedDuring = await guarded();
+      degraded = await eventually(
+        () => ready('authz-decision'),
+        (r) => (r.body as { details?: { cache?: { degraded?: boolean } } })?.details?.cache?.degraded === true,
+        10_000,
+        100,
+      );
+      const readiness = await Promise.all(services.map(async (s) => `${s} ${(await ready(s)).status}`));
+      console.log(
+        `[faults] Redis cut: ${answers.length * questions.length * 2} decisions during the outage, guarded list (admin, nobody) ${JSON.stringify(guardedDuring)}; ` +
+          `authz-decision readiness ${degraded.status} ${JSON.stringify(degraded.body)}; readiness ${readiness.join(', ')}`,
+      );
+      expect(guardedDuring).toEqual([200, 403]);
+    } finally {
+      restoredAt = Date.now();
+      await proxies.redis.start();
+    }
+    for (const round of answers) expect(round).toEqual(baseline);
+    expect(degraded?.status).toBe(200);
+    expect(degraded?.body).toMatchObject({ details: { cache: { status: 'up', degraded: true } } });
+
+    const recovered = await eventually(
+      async () => {
+        await decide('redis-after');
+        return ready('authz-decision');
+      },
+      (r) => r.status === 200 && (r.body as { details?: { cache?: { degraded?: boolean } } })?.details?.cache?.degraded !== true,
+      15_000,
+      100,
+    );
+    const recoveredMs = Date.now() - restoredAt;
+    const after = await outcomes('after');
+    console.log(
+      `[faults] Redis cut ${restoredAt - cutAt} ms: answers unchanged in ${answers.length} rounds; cache no longer degraded ${recoveredMs} ms after its return`,
+    );
+    expect(recovered.status).toBe(200);
+    expect(after).toEqual(baseline);
+    expect(await guarded()).toEqual([200, 403]);
+  }, 90_000);
+
+  it('kill -9 of webhook-dispatcher while a delivery is due: after the restart it is delivered, succeeded exactly once', async () => {
+    let ticketRequests = 0;
+    receiver.respondAlways((request) => (request.path === '/tickets' && ++ticketRequests === 1 ? { status: 500 } : { status: 204 }));
+    const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { callbackUrl: receiver.url('/tickets'), eventTypes: ['ticket.*'] },
+    });
+    expect(subscription.status).toBe(201);
+    const subscriptionId = (subscription.body as { id: string }).id;
+    const eventId = randomUUID();
+    const ingest = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/events`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { eventType: 'ticket.created', payload: { ticketId: 'T-kill' }, eventId },
+    });
+    expect(ingest.status).toBe(202);
+    const delivery = () =>
+      fleet.sql
+        .query<{ id: string; status: string; attempt_count: number }>(
+          `SELECT "id", "status", "attempt_count" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`,
+          [subscriptionId, eventId],
+        )
+        .then((r) => r.rows[0]);
+    // The first attempt failed (500): the delivery is pending, its retry due in about 5 s.
+    const pending = await eventually(delivery, (row) => row?.attempt_count === 1, 15_000, 50);
+    expect(pending).toMatchObject({ status: 'pending', attempt_count: 1 });
+
+    const killedAt = Date.now();
+    await fleet.kill(fleet.process('webhook-dispatcher'), 'SIGKILL');
+    await fleet.startService('webhook-dispatcher');
+    const restartedMs = Date.now() - killedAt;
+    const settled = await eventually(delivery, (row) => row?.status === 'succeeded', 30_000, 100);
+    const requests = receiver.requests.filter((r) => r.path === '/tickets');
+    const attempts = (
+      await fleet.sql.query<{ attempt_number: number; outcome: string }>(
+        `SELECT "attempt_number", "outcome" FROM "webhooks"."delivery_attempt" WHERE "delivery_id" = $1 ORDER BY "attempt_number"`,
+        [pending!.id],
+      )
+    ).rows;
+    console.log(
+      `[faults] kill -9 webhook-dispatcher with a delivery due: restarted in ${restartedMs} ms, delivered ${Date.now() - killedAt} ms after the kill; ` +
+        `receiver requests ${requests.length}, attempts ${JSON.stringify(attempts)}`,
+    );
+    expect(settled).toMatchObject({ status: 'succeeded', attempt_count: 2 });
+    expect(attempts).toEqual([
+      { attempt_number: 1, outcome: 'failed' },
+      { attempt_number: 2, outcome: 'succeeded' },
+    ]);
+    expect(requests).toHaveLength(2);
+    expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  }, 90_000);
 });
