@@ -60,6 +60,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     await receiver.start();
     fleet = new FleetProcesses('fleet-faults', {
       through: { postgres: proxies.postgres.url, rabbitmq: proxies.rabbitmq.url, redis: proxies.redis.url },
+      // A killed attempt's lease is this plus 30 s: the in-flight kill below waits about 32 s, not 40.
+      serviceEnv: { 'webhook-dispatcher': { WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000' } },
     });
     await fleet.start();
   }, 180_000);
@@ -247,8 +249,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     const cutAt = Date.now();
     await proxies.postgres.stop();
     let restoredAt = 0;
+    let notReady: Answer | undefined;
     try {
-      await pause(5_000); // the outage lasts 5 s
+      // The cut bites: authz-decision's readiness (database critical) leaves 200.
+      notReady = await eventually(
+        () => ready('authz-decision'),
+        (r) => r.status !== 200,
+        5_000,
+        100,
+      );
+      await pause(Math.max(0, cutAt + 5_000 - Date.now())); // the outage lasts 5 s
     } finally {
       restoredAt = Date.now();
       await proxies.postgres.start();
@@ -273,6 +283,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
       `[faults] PostgreSQL cut ${restoredAt - cutAt} ms: ${statuses.length} decisions asked, ${answered.length} answered (during the outage ${JSON.stringify(during)}); ` +
         `audit rows ${found}, lost ${answered.length - found}; reconnect ms ${JSON.stringify(times)}`,
     );
+    console.log(
+      `[faults] PostgreSQL cut: authz-decision readiness during it ${notReady?.status} ${JSON.stringify((notReady?.body as { details?: unknown })?.details)}`,
+    );
+    expect(notReady?.status).toBe(503);
     for (const service of services) expect({ service, ms: times[service] }).toEqual({ service, ms: expect.any(Number) });
     for (const service of services) expect(times[service]).toBeLessThanOrEqual(10_000);
     expect(found).toBe(answered.length);
@@ -300,6 +314,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
       (await call(`${fleet.url('case-management')}/api/cases`, { headers: fleet.auth({ sub: 'nobody' }) })).status,
     ];
     const baseline = await outcomes('before');
+    console.log(`[faults] Redis cut: baseline answers ${JSON.stringify(baseline)}`);
     expect(baseline.filter((line) => line.includes(': 200 '))).toHaveLength(baseline.length);
     expect(await guarded()).toEqual([200, 403]);
 
@@ -401,5 +416,70 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     ]);
     expect(requests).toHaveLength(2);
     expect(new Set(requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
+  }, 90_000);
+
+  it('kill -9 of webhook-dispatcher mid-attempt: after the restart the receiver gets it again with the same webhook-id, succeeded exactly once', async () => {
+    let slowRequests = 0;
+    // The first attempt is held 1.5 s at the receiver (inside the 2 s attempt timeout): the kill lands in it.
+    receiver.respondAlways((request) => (request.path === '/slow' && ++slowRequests === 1 ? { status: 204, delayMs: 1_500 } : { status: 204 }));
+    const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { callbackUrl: receiver.url('/slow'), eventTypes: ['chat.*'] },
+    });
+    expect(subscription.status).toBe(201);
+    const subscriptionId = (subscription.body as { id: string }).id;
+    const eventId = randomUUID();
+    const ingest = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/events`, {
+      method: 'POST',
+      headers: fleet.auth(),
+      body: { eventType: 'chat.message.posted', payload: { messageId: 'M-kill' }, eventId },
+    });
+    expect(ingest.status).toBe(202);
+    const slow = () => receiver.requests.filter((r) => r.path === '/slow');
+    await eventually(
+      async () => slow().length,
+      (n) => n === 1,
+      15_000,
+      10,
+    );
+    const killedAt = Date.now();
+    const victim = fleet.process('webhook-dispatcher');
+    await fleet.kill(victim, 'SIGKILL');
+    // The service itself is gone, not only its tools/run.mjs wrapper (no process left in its group).
+    // (A killed child is reaped by init a moment after its wrapper: poll, bounded.)
+    const groupAlive = async () => {
+      try {
+        process.kill(-(victim.child.pid as number), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(await eventually(groupAlive, (alive) => !alive, 5_000, 20)).toBe(false);
+    await fleet.startService('webhook-dispatcher');
+    const delivery = () =>
+      fleet.sql
+        .query<{ id: string; status: string; attempt_count: number }>(
+          `SELECT "id", "status", "attempt_count" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`,
+          [subscriptionId, eventId],
+        )
+        .then((r) => r.rows[0]);
+    // The dead process's lease (2 s timeout + 30 s margin) lapses, then the restarted one attempts it.
+    const settled = await eventually(delivery, (row) => row?.status === 'succeeded', 45_000, 200);
+    const attempts = (
+      await fleet.sql.query<{ attempt_number: number; outcome: string }>(
+        `SELECT "attempt_number", "outcome" FROM "webhooks"."delivery_attempt" WHERE "delivery_id" = $1 ORDER BY "attempt_number"`,
+        [settled!.id],
+      )
+    ).rows;
+    console.log(
+      `[faults] kill -9 webhook-dispatcher mid-attempt: delivered again ${Date.now() - killedAt} ms after the kill; receiver requests ${slow().length} ` +
+        `(webhook-ids ${JSON.stringify([...new Set(slow().map((r) => r.headers['webhook-id']))])}), delivery ${JSON.stringify(settled)}, attempts ${JSON.stringify(attempts)}`,
+    );
+    expect(settled?.status).toBe('succeeded');
+    expect(attempts.filter((a) => a.outcome === 'succeeded')).toHaveLength(1);
+    expect(slow()).toHaveLength(2);
+    expect(new Set(slow().map((r) => r.headers['webhook-id'])).size).toBe(1);
   }, 90_000);
 });

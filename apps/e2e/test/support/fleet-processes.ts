@@ -117,6 +117,9 @@ export class FleetProcesses {
       cwd: root,
       env: { ...process.env, ...this.env, ...this.options.serviceEnv?.[service] },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: tools/run.mjs starts the service as a child of its own, so a SIGKILL
+      // must reach the group (the wrapper cannot forward it), or the service lives on as an orphan.
+      detached: true,
     });
     let out = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
@@ -176,8 +179,17 @@ export class FleetProcesses {
     const { child } = target;
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    // SIGTERM goes to the wrapper, which forwards it; SIGKILL to the whole group (wrapper and service).
+    const killGroup = () => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is gone already
+      }
+    };
+    if (signal === 'SIGKILL') killGroup();
+    else child.kill(signal);
+    const timer = setTimeout(killGroup, STOP_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }
