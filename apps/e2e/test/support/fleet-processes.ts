@@ -32,6 +32,20 @@ export interface FleetProcessesOptions {
   instances?: Record<string, number>;
   /** Per service, settings that replace the shared ones (e.g. its AMQP_URL through an outage proxy). */
   serviceEnv?: Record<string, Record<string, string>>;
+  /**
+   * `host:port` every process reaches a server at instead of its own address (e.g. a
+   * `TcpOutageProxy`'s `url`, to play an outage of that server): the processes' DATABASE_URL,
+   * AMQP_URL or REDIS_URL keep their credentials, database and path. `sql` stays direct.
+   */
+  through?: Partial<Record<'postgres' | 'rabbitmq' | 'redis', string>>;
+}
+
+/** `url` with its host and port replaced by `address` (`host:port`), when given. */
+function via(url: string, address: string | undefined): string {
+  if (!address) return url;
+  const rewritten = new URL(url);
+  rewritten.host = address;
+  return rewritten.toString();
 }
 
 /**
@@ -68,10 +82,10 @@ export class FleetProcesses {
     if (!this.db) throw new Error('the fleet is not started');
     return {
       NODE_ENV: 'development',
-      DATABASE_URL: this.db.url,
-      AMQP_URL: testServerUrls.rabbitmq,
+      DATABASE_URL: via(this.db.url, this.options.through?.postgres),
+      AMQP_URL: via(testServerUrls.rabbitmq, this.options.through?.rabbitmq),
       AMQP_PREFIX: `${this.id}.`,
-      REDIS_URL: testServerUrls.redis,
+      REDIS_URL: via(testServerUrls.redis, this.options.through?.redis),
       REDIS_KEY_PREFIX: `${this.id}:`,
       JWT_SECRET: this.secret,
       JWT_ISSUER: JWT.issuer,
@@ -103,6 +117,9 @@ export class FleetProcesses {
       cwd: root,
       env: { ...process.env, ...this.env, ...this.options.serviceEnv?.[service] },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: tools/run.mjs starts the service as a child of its own, so a SIGKILL
+      // must reach the group (the wrapper cannot forward it), or the service lives on as an orphan.
+      detached: true,
     });
     let out = '';
     const url = await new Promise<string>((resolveUrl, reject) => {
@@ -162,8 +179,17 @@ export class FleetProcesses {
     const { child } = target;
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
-    child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    // SIGTERM goes to the wrapper, which forwards it; SIGKILL to the whole group (wrapper and service).
+    const killGroup = () => {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL'); // the group is gone already
+      }
+    };
+    if (signal === 'SIGKILL') killGroup();
+    else child.kill(signal);
+    const timer = setTimeout(killGroup, STOP_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }
