@@ -3,6 +3,7 @@ import { ApiBearerAuth, ApiForbiddenResponse, ApiNotFoundResponse, ApiOkResponse
 import { AuthorizationAction, NotFoundError, Page, TrustedCaller } from '@lp/contracts';
 import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DeliveriesService } from './deliveries.service';
 import { DeliveryLogRepository, deliveryOf } from './delivery-log.repository';
 import { DeliveryAttemptPage, DeliveryAttemptResponse, DeliveryResponse, PingResponse } from './dto/delivery.responses';
@@ -17,6 +18,7 @@ const DELIVERY = { module: 'webhooks', resource: 'delivery' } as const;
 export class DeliveriesController {
   constructor(
     private readonly log: DeliveryLogRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly deliveries: DeliveriesService,
   ) {}
 
@@ -26,7 +28,7 @@ export class DeliveriesController {
   @ApiNotFoundResponse({ description: 'NotFound: no such subscription in the caller’s tenant (or it was cancelled).' })
   @ApiForbiddenResponse({ description: 'Authorization.Denied' })
   async attempts(@Caller() caller: TrustedCaller, @Param('id') id: string, @Query() query: ListDeliveryAttemptsQuery): Promise<Page<DeliveryAttemptResponse>> {
-    if (!(await this.log.subscription(caller.tenantId, id))) throw new NotFoundError('Webhook subscription');
+    if (!(await this.subscriptions.findInTenant(caller.tenantId, id))) throw new NotFoundError('Webhook subscription');
     return this.log.attempts(caller.tenantId, id, { deliveryId: query.deliveryId }, query);
   }
 

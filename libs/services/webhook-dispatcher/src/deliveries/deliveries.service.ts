@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, TrustedCaller } from '@lp/contracts';
 import { DeadLetterStore } from '../policies/dead-letter-store';
+import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DeliveryAttemptRunner } from './delivery-attempt.runner';
 import { DeliveryLogRepository, deadLetterOf } from './delivery-log.repository';
 import { DeliveryRepository } from './delivery.repository';
@@ -22,6 +23,7 @@ export class DeliveriesService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly log: DeliveryLogRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly deliveries: DeliveryRepository,
     private readonly runner: DeliveryAttemptRunner,
     private readonly scheduler: DeliveryScheduler,
@@ -35,7 +37,7 @@ export class DeliveriesService {
    * inactive subscription too (to test an endpoint before turning it on).
    */
   async ping(caller: TrustedCaller, subscriptionId: string): Promise<PingResponse> {
-    const subscription = await this.log.subscription(caller.tenantId, subscriptionId);
+    const subscription = await this.subscriptions.findInTenant(caller.tenantId, subscriptionId);
     if (!subscription) throw new NotFoundError('Webhook subscription');
     const now = this.clock.now();
     const eventId = `ping-${randomUUID()}`;
@@ -83,7 +85,7 @@ export class DeliveriesService {
       const entry = await this.log.deadLetter(caller.tenantId, deadLetterId, manager, true);
       if (!entry) throw new NotFoundError('Dead letter');
       if (entry.replayedAt) throw new DeadLetterAlreadyReplayedError();
-      const subscription = await this.log.subscription(caller.tenantId, entry.subscriptionId, manager);
+      const subscription = await this.subscriptions.findInTenant(caller.tenantId, entry.subscriptionId, { manager });
       if (!subscription) throw new NotFoundError('Webhook subscription');
       if (!subscription.isActive) throw new SubscriptionInactiveError();
       await manager.query(

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager, IsNull } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { Page } from '@lp/contracts';
 import { pageOf, PageQuery, pageWindow } from '@lp/platform/http';
-import { DeadLetterEntity, DeliveryAttemptEntity, WebhookDeliveryEntity, WebhookSubscriptionEntity } from '../store';
+import { DeadLetterEntity, DeliveryAttemptEntity, WebhookDeliveryEntity } from '../store';
 import { DeadLetterResponse, DeliveryAttemptResponse, DeliveryResponse } from './dto/delivery.responses';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -62,12 +62,6 @@ export const deadLetterOf = (row: DeadLetterEntity): DeadLetterResponse => ({
 @Injectable()
 export class DeliveryLogRepository {
   constructor(private readonly dataSource: DataSource) {}
-
-  /** The subscription `id` of `tenantId` unless deleted, or null. */
-  subscription(tenantId: string, id: string, manager: EntityManager = this.dataSource.manager): Promise<WebhookSubscriptionEntity | null> {
-    if (!UUID.test(id)) return Promise.resolve(null);
-    return manager.getRepository(WebhookSubscriptionEntity).findOne({ where: { tenantId, id, deletedAt: IsNull() } });
-  }
 
   async attempts(tenantId: string, subscriptionId: string, filter: { deliveryId?: string }, page: PageQuery): Promise<Page<DeliveryAttemptResponse>> {
     const qb = this.dataSource
