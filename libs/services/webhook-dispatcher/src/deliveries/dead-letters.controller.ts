@@ -10,7 +10,7 @@ import { ListDeadLettersQuery } from './dto/list-dead-letters.query';
 
 const DEAD_LETTER = { module: 'webhooks', resource: 'dead-letter' } as const;
 
-/** Deliveries whose retries ran out, and their replay (docs/services/webhook-dispatcher.md, Dead letters). */
+/** Deliveries whose retries ran out, and their replay (libs/services/webhook-dispatcher/docs/deliveries.md, Dead letters). */
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @Controller('api/webhooks/dead-letters')

@@ -11,7 +11,7 @@ import { ListDeliveryAttemptsQuery } from './dto/list-dead-letters.query';
 
 const DELIVERY = { module: 'webhooks', resource: 'delivery' } as const;
 
-/** The delivery log of a subscription, one delivery, and the ping (docs/services/webhook-dispatcher.md). */
+/** The delivery log of a subscription, one delivery, and the ping (libs/services/webhook-dispatcher/docs/deliveries.md). */
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @Controller('api/webhooks')

@@ -33,7 +33,7 @@ function answerLabel(outcome: DeliveryOutcome): string {
 }
 
 /**
- * Runs one attempt of a claimed delivery (docs/services/webhook-dispatcher.md, Deliveries): asks the
+ * Runs one attempt of a claimed delivery (libs/services/webhook-dispatcher/docs/deliveries.md): asks the
  * rate-limit policy, signs and sends through the transport, decides what follows (retry schedule,
  * dead letter, 410), and records the attempt, the delivery's next state, the dead letter and a
  * 410's deactivation in one transaction. A crash before that commit leaves the delivery pending

@@ -16,7 +16,7 @@ const ERROR_BACKOFF_MS = 500;
 const BACKLOG_SAMPLE_MS = 5_000;
 
 /**
- * Runs due deliveries (docs/services/webhook-dispatcher.md, Scheduling). The schedule is the
+ * Runs due deliveries (libs/services/webhook-dispatcher/docs/deliveries.md, Scheduling). The schedule is the
  * `next_attempt_at` column, so nothing is lost when a dispatcher stops: another replica, or this
  * one after a restart, claims what came due. The loop claims with `FOR UPDATE SKIP LOCKED` and a
  * lease, so replicas share the work without attempting one delivery twice at once.

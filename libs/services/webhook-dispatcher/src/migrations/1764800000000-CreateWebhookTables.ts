@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The webhook dispatcher's store (docs/services/webhook-dispatcher.md, Store):
+ * The webhook dispatcher's store (libs/services/webhook-dispatcher/docs/deliveries.md and subscriptions.md):
  * - `subscription`: tenant-scoped, soft-deleted (`deleted_at`). The signing secret is kept
  *   encrypted (AES-256-GCM, `secret_key_version` names the key), never hashed: signing needs it.
  *   During a rotation's overlap the previous secret is kept beside it until `previous_secret_expires_at`.
