@@ -170,7 +170,13 @@ export class FleetProcesses {
   /** The run's database, for assertions (every service's schema is in it). */
   get sql(): Pool {
     if (!this.db) throw new Error('the fleet is not started');
-    this.pool ??= new Pool({ connectionString: this.db.url, max: 2 });
+    if (!this.pool) {
+      this.pool = new Pool({ connectionString: this.db.url, max: 2 });
+      // An idle client's connection can end under it: the database dropped WITH (FORCE) at teardown
+      // while the client is still closing (57P01). The next query gets a fresh client; an unhandled
+      // 'error' event would instead fail whichever test runs at that moment.
+      this.pool.on('error', () => undefined);
+    }
     return this.pool;
   }
 
