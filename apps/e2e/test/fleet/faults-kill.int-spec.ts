@@ -1,34 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { describeWithServers, eventually } from '@lp/platform/testing';
-import { FleetProcesses } from '../support/fleet-processes';
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** One HTTP call, bounded: a hung request is a failure (status 0), never a hung test. */
-async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}, timeoutMs = 8_000): Promise<Answer> {
-  try {
-    const res = await fetch(url, {
-      method: init.method ?? 'GET',
-      headers: init.headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, body };
-  } catch {
-    return { status: 0, body: null };
-  }
-}
+import { call, FleetProcesses } from '../support/fleet-processes';
 
 interface Execution {
   executionId: string;

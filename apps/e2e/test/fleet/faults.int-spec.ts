@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describeWithServers, eventually, TcpOutageProxy, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
 import { WebhookReceiver } from '@lp/service/webhook-dispatcher/testing';
-import { FleetProcesses } from '../support/fleet-processes';
+import { Answer, call, FleetProcesses } from '../support/fleet-processes';
 
 type Server = 'postgres' | 'rabbitmq' | 'redis';
 
@@ -11,33 +11,6 @@ function proxyFor(server: Server): TcpOutageProxy {
   const url = new URL(testServerUrls[server]);
   const port = Number(url.port || { postgres: 5432, rabbitmq: 5672, redis: 6379 }[server]);
   return new TcpOutageProxy({ host: url.hostname, port });
-}
-
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** One HTTP call, bounded: a hung request is a failure (status 0), never a hung test. */
-async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}, timeoutMs = 8_000): Promise<Answer> {
-  try {
-    const res = await fetch(url, {
-      method: init.method ?? 'GET',
-      headers: init.headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, body };
-  } catch {
-    return { status: 0, body: null };
-  }
 }
 
 const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
