@@ -52,7 +52,7 @@ export default [
     // type-aware rules stay scoped to .ts files. A .ts path that is not on disk (source piped through
     // `--stdin` under a path of its own, as the module-boundary spec does) cannot be in a TypeScript
     // project either: it is linted without types rather than failing to parse.
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     ignores: [(file) => !existsSync(file)],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
@@ -65,7 +65,7 @@ export default [
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': ['error', { ...BOUNDARY_OPTIONS, depConstraints: dependencyRules({ testing: false }) }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -6,6 +6,8 @@ export * from './service-host.module';
 export * from './service-app';
 export * from './run-service';
 export * from './run-standalone';
+export * from './run-console';
+export * from './console-host';
 export * from './path-dispatcher';
 export * from './health.controller';
 export * from './metrics.controller';

@@ -4,6 +4,7 @@ import { signAccessToken } from '@lp/platform/auth';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
 import { CorrelationContext, metricsRegistry } from '@lp/platform/observability';
 import { apiExplorerApp } from './api-explorer';
+import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { HealthController } from './health.controller';
 import { PathDispatcher } from './path-dispatcher';
 import { startPlatformRuntime } from './platform-runtime';
@@ -59,11 +60,14 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     );
 
     const explorer = apiExplorerApp(apps.map(({ definition }) => ({ name: definition.name, url: openApiPath(definition) })));
+    const consoleSettings = consoleHostConfig.load();
+    const adminConsole = consoleApp({ directory: consoleSettings.CONSOLE_DIR, client: consoleClientConfig(consoleSettings, runtime.config) });
     const own = async (req: IncomingMessage, res: ServerResponse) => {
       const path = (req.url ?? '/').split('?')[0] ?? '';
       if (req.method === 'GET' && (path === '/docs' || path.startsWith('/docs/'))) {
         return explorer(req, res);
       }
+      if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) return adminConsole(req, res);
       if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
       if (req.method === 'GET' && path === '/health/ready') {
         const { ready, services: detail } = await readiness(apps);
@@ -104,6 +108,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     process.stdout.write(
       `ready: ${base}\n` +
         `  API explorer  ${base}/docs\n` +
+        `  console       ${base}/console\n` +
         `  services      ${apps.map((a) => a.definition.name).join(', ')}\n` +
         `  profile       ${profile}\n` +
         `  data          ${runtime.dataDir}\n`,

@@ -1,0 +1,4 @@
+import 'reflect-metadata';
+import { runConsole } from '@lp/platform/runtime';
+
+void runConsole();

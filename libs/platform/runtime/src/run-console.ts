@@ -1,0 +1,55 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger } from '@nestjs/common';
+import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { metricsRegistry } from '@lp/platform/observability';
+import { consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
+import { createHttpServer } from './http-server';
+import { platformConfig } from './platform-config';
+import { exitOnStartupError } from './run-service';
+import { installShutdown } from './shutdown';
+
+function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * `apps/console`: the admin console as its own small app in the fleet, behind the same edge as the
+ * APIs it calls. It holds no data and talks to no broker: static files, `/console/config.json`, and
+ * the health and metrics routes every fleet member answers (ready once the build is there).
+ */
+export async function runConsole(): Promise<void> {
+  const logger = new Logger('console');
+  try {
+    const config = platformConfig.load();
+    const settings = consoleHostConfig.load();
+    const app = consoleApp({ directory: settings.CONSOLE_DIR, client: consoleClientConfig(settings, config) });
+    const built = () => existsSync(join(settings.CONSOLE_DIR, 'index.html'));
+    const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '';
+      if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+      if (req.method === 'GET' && path === '/health/ready') {
+        return built()
+          ? sendJson(res, 200, { status: 'ok' })
+          : sendJson(res, 503, problem(503, 'Console.NotBuilt', `No console build in ${settings.CONSOLE_DIR}.`), PROBLEM_CONTENT_TYPE);
+      }
+      if (req.method === 'GET' && path === '/metrics') {
+        res.setHeader('Content-Type', metricsRegistry.contentType);
+        void metricsRegistry.metrics().then((text) => res.end(text));
+        return;
+      }
+      app(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    installShutdown(logger, () => server.drain(config.SHUTDOWN_DRAIN_MS));
+    if (!built()) logger.warn(`no console build in ${settings.CONSOLE_DIR}: run npm run build:console`);
+    process.stdout.write(`ready: http://127.0.0.1:${port} (console)\n`);
+  } catch (error) {
+    exitOnStartupError(logger, error);
+  }
+}
