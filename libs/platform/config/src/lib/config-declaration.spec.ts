@@ -148,6 +148,38 @@ describe('declareConfig().load', () => {
     }
   });
 
+  it('refuses the .env.example placeholders of sensitive keys under NODE_ENV=production, and only there', () => {
+    const cfg = declare({
+      JWT_SECRET: { type: 'string', group: 'g', description: 'd', sensitive: true, minLength: 32 },
+      DATABASE_URL: { type: 'url', group: 'g', description: 'd', sensitive: true },
+      KEY: { type: 'string', group: 'g', description: 'd', sensitive: true },
+      LABEL: { type: 'string', group: 'g', description: 'not sensitive' },
+    });
+    const placeholders = {
+      JWT_SECRET: 'change-me-at-least-32-bytes-of-random-secret',
+      DATABASE_URL: 'postgres://lp:change-me-postgres-password@postgres:5432/lp',
+      // base64 of "change-me-change-me-change-me-32", as the webhook key ring's placeholder
+      KEY: 'v2:Y2hhbmdlLW1lLWNoYW5nZS1tZS1jaGFuZ2UtbWUtMzI=',
+      LABEL: 'change-me is fine here',
+    };
+    expect(cfg.load(placeholders).JWT_SECRET).toBe(placeholders.JWT_SECRET);
+    expect(() => cfg.load({ ...placeholders, NODE_ENV: 'production' })).toThrow(ConfigValidationError);
+    try {
+      cfg.load({ ...placeholders, NODE_ENV: 'production' });
+    } catch (e) {
+      const problems = (e as ConfigValidationError).problems.map((p) => p.key);
+      expect(problems).toEqual(['JWT_SECRET', 'DATABASE_URL', 'KEY']);
+      expect((e as Error).message).not.toContain('change-me-postgres-password');
+    }
+    const real = {
+      JWT_SECRET: 'q'.repeat(40),
+      DATABASE_URL: 'postgres://lp:s3cr3t@postgres/lp',
+      KEY: Buffer.alloc(32, 7).toString('base64'),
+      NODE_ENV: 'production',
+    };
+    expect(cfg.load(real).KEY).toBe(real.KEY);
+  });
+
   it('keeps string values verbatim but trims ints, booleans and urls', () => {
     const cfg = declare({
       S: { type: 'string', group: 'g', description: 'd' },

@@ -3,6 +3,7 @@ import { ConfigRegistry } from './config-registry';
 import { ConfigValidationError, type ConfigProblem } from './config-validation-error';
 import { isBlankConfigValue, parseConfigValue } from './config-value-parser';
 import type { ConfigValues } from './config-values';
+import { isPlaceholderSecret } from './placeholder-secret';
 
 /** Environment-variable style names, so one key means the same thing in every service. */
 const KEY_NAME = /^[A-Z][A-Z0-9_]*$/;
@@ -29,6 +30,10 @@ export class ConfigDeclaration<T extends Record<string, ConfigKeySpec>> {
       if (isBlankConfigValue(raw)) {
         if (key.required) problems.push({ key: key.key, problem: 'is required but not set' });
         values[key.key] = key.default;
+        continue;
+      }
+      if (key.sensitive && env.NODE_ENV === 'production' && isPlaceholderSecret(raw)) {
+        problems.push({ key: key.key, problem: 'holds a placeholder ("change-me") from .env.example; production needs a real secret' });
         continue;
       }
       const parsed = parseConfigValue(key, raw);
