@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
 import { describeWithServers, eventually, TcpOutageProxy, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
 import { WebhookReceiver } from '@lp/service/webhook-dispatcher/testing';
@@ -61,14 +62,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     );
     return times;
   };
-  const createCase = (i: number) =>
-    call(`${fleet.url('case-management')}/api/cases`, {
-      method: 'POST',
-      headers: fleet.auth(),
-      body: { title: `Fault load ${i}`, caseType: 'civil', claimAmount: 1000 + i, defendantName: 'Globex' },
-    });
+  const createCase = (i: number, timeoutMs?: number) =>
+    call(
+      `${fleet.url('case-management')}/api/cases`,
+      {
+        method: 'POST',
+        headers: fleet.auth(),
+        body: { title: `Fault load ${i}`, caseType: 'civil', claimAmount: 1000 + i, defendantName: 'Globex' },
+      },
+      timeoutMs,
+    );
 
-  it('RabbitMQ cut for 10 s under case creations: fails closed, every service reconnects, no outbox event lost', async () => {
+  it('RabbitMQ cut for 10 s under case creations: fails closed, every service reconnects, the events of writes committed during the outage are delivered, none lost', async () => {
     const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
       method: 'POST',
       headers: fleet.auth(),
@@ -86,6 +91,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     const sent: Sent[] = [];
     const created: string[] = [];
     let stop = false;
+    let loadCreating = false;
     // Load: one create every 250 ms (4/s, at most 160), and after each create a read of a case
     // never read before (its id is a resource fact of the decision, so no cached decision fits it).
     const load = (async () => {
@@ -93,7 +99,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
       for (let i = 0; i < 160 && !stop; i++) {
         const tick = Date.now();
         const start = Date.now();
-        const res = await createCase(i);
+        loadCreating = true;
+        const res = await createCase(i, 30_000);
+        loadCreating = false;
         const id = res.status === 201 ? (res.body as { id: string }).id : undefined;
         if (id) created.push(id);
         sent.push({ kind: 'create', start, end: Date.now(), status: res.status, id });
@@ -112,10 +120,43 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
       15_000,
       50,
     );
+    // Writes in flight when the broker goes: three creates authorized before the cut are held on
+    // the tenant's matter-sequence row (this transaction locks it) and commit during the outage,
+    // so their outbox events are written while RabbitMQ is down.
+    const holder = new Client({ connectionString: fleet.env.DATABASE_URL });
+    // The teardown's DROP DATABASE WITH (FORCE) ends this connection if a failure left it open.
+    holder.on('error', () => undefined);
+    await holder.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM "cases"."matter_sequence" WHERE "tenant_id" = 'default' FOR UPDATE`);
+    const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await holder.query('COMMIT');
+      await holder.end();
+    };
+    const held = [0, 1, 2].map((i) => createCase(1000 + i, 30_000).then((res) => ({ res, end: Date.now() })));
+    const waiting = async () => {
+      const n = (
+        await fleet.sql.query<{ n: number }>(
+          // Waiters on a row queue behind the first one (its tuple lock), not all behind the holder.
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> $1`,
+          [holderPid],
+        )
+      ).rows[0]!.n;
+      // The load's own create, when one is in flight, ends up waiting on the same row.
+      return { n, expected: 3 + (loadCreating ? 1 : 0) };
+    };
+    const blocked = await eventually(waiting, (w) => w.n === w.expected, 15_000, 50);
+    expect(blocked.n).toBe(blocked.expected);
+
     const cutAt = Date.now();
     await proxies.rabbitmq.stop();
     let unsentAtRestore = -1;
     let restoredAt = 0;
+    let heldAnswers: Array<{ res: Answer; end: number }> = [];
     try {
       // Every service notices: readiness leaves 200 (the broker is a critical dependency).
       const down = await Promise.all(
@@ -129,12 +170,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
         ),
       );
       expect(down.map((r, i) => [services[i], r.status !== 200])).toEqual(services.map((s) => [s, true]));
+      // Every service knows the broker is gone: now the held writes commit.
+      await release();
+      heldAnswers = await Promise.all(held);
       await pause(Math.max(0, cutAt + 10_000 - Date.now())); // the outage lasts 10 s
       unsentAtRestore = (await fleet.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "cases"."outbox_message" WHERE "sent_at" IS NULL`)).rows[0]!.n;
     } finally {
+      await release();
       restoredAt = Date.now();
       await proxies.rabbitmq.start();
     }
+    const writtenDuring = heldAnswers.filter((h) => h.res.status === 201 && h.end < restoredAt);
+    for (const h of writtenDuring) created.push((h.res.body as { id: string }).id);
     const times = await reconnectTimes(restoredAt, 20_000);
     // Load keeps going a little after recovery, then stops.
     const createdBeforeRecovery = created.length;
@@ -153,8 +200,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     console.log(
       `[faults] RabbitMQ cut ${restoredAt - cutAt} ms: load ${sent.filter((s) => s.kind === 'create').length} creates + ${sent.filter((s) => s.kind === 'read').length} fresh reads, ` +
         `${created.length} cases created; answers during the outage ${JSON.stringify(duringTally)} (2xx: ${permitsDuring.length}); ` +
-        `outbox rows unsent at restore ${unsentAtRestore}; reconnect ms ${JSON.stringify(times)}`,
+        `outbox rows unsent at restore ${unsentAtRestore}; reconnect ms ${JSON.stringify(times)}; ` +
+        `creates authorized before the cut and committed during it: ${writtenDuring.length} of ${heldAnswers.length} (${JSON.stringify(tally(heldAnswers.map((h) => h.res.status)))})`,
     );
+    expect(writtenDuring).toHaveLength(3);
+    expect(unsentAtRestore).toBeGreaterThanOrEqual(3);
     expect(during.length).toBeGreaterThan(0);
     expect(permitsDuring).toEqual([]);
     for (const s of during) expect([403, 503]).toContain(s.status);
