@@ -28,6 +28,37 @@ describe('admin console: sign-in and menu', () => {
     expect(post.status).toBe(405);
   });
 
+  it('answers hostile paths and methods under /console (and /docs) without a 5xx and never serves a file outside the build', async () => {
+    const paths = [
+      '/console/assets/../../../package.json',
+      '/console/assets/%2e%2e/%2e%2e/%2e%2e/package.json',
+      '/console/assets/..%2f..%2f..%2fpackage.json',
+      '/console/assets/%00',
+      '/console/assets/missing.js',
+      `/console/${'a/'.repeat(500)}`,
+      '/console/%E0%A4%A',
+      '/console/config.json?x=%ZZ',
+      '/console//etc/passwd',
+      // The API explorer's assets are served the same way.
+      '/docs/assets/..%2f..%2f..%2fpackage.json',
+      '/docs/assets/%00',
+      '/docs/%E0%A4%A',
+    ];
+    const statuses: Record<string, number> = {};
+    for (const path of paths) {
+      const response = await fetch(`${consoleBrowser.baseUrl}${path}`);
+      const text = await response.text();
+      statuses[path] = response.status;
+      expect(text).not.toContain('"name": "legal-platform"');
+      expect(text).not.toContain('root:x:0');
+    }
+    for (const method of ['PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+      statuses[`${method} /console/x`] = (await fetch(`${consoleBrowser.baseUrl}/console/x`, { method })).status;
+    }
+    expect(Object.entries(statuses).filter(([, status]) => status >= 500)).toEqual([]);
+    expect(statuses['/console/assets/missing.js']).toBe(404);
+  });
+
   it('refuses a wrong token with the API message and signs the admin in with the full menu', async () => {
     const page = await consoleBrowser.newPage();
     await page.goto(`${consoleBrowser.baseUrl}/console/`);

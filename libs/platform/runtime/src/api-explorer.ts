@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import express from 'express';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { staticFilesProblem } from './static-files-problem';
 
 export interface ExplorerDocument {
   /** Shown in the document picker. */
@@ -25,14 +25,8 @@ export function apiExplorer(documents: ExplorerDocument[]): express.Router {
     res.type('html').send(page);
   });
   router.use('/docs/assets', express.static(SWAGGER_UI_ASSETS, { index: false, fallthrough: false }));
-  // A missing asset is a 404 problem like any other unknown path.
-  router.use('/docs', (error: { status?: number }, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = error.status === 404 ? 404 : 500;
-    res
-      .status(status)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(status, status === 404 ? 'NotFound' : 'InternalError', status === 404 ? `No route for ${req.originalUrl.split('?')[0]}.` : undefined));
-  });
+  // A missing asset is a 404 problem like any other unknown path; a malformed path a 400.
+  router.use('/docs', staticFilesProblem);
   return router;
 }
 

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import express from 'express';
 import { ConfigOf, declareConfig } from '@lp/platform/config';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { staticFilesProblem } from './static-files-problem';
 
 /** The admin console's settings (the SPA itself is built by `tools/build-console.mjs`). */
 export const consoleHostConfig = declareConfig('console', {
@@ -81,12 +82,6 @@ export function consoleApp(options: { directory: string; client: ConsoleClientCo
       .type(PROBLEM_CONTENT_TYPE)
       .send(problem(405, 'MethodNotAllowed', `The console answers GET only, not ${req.method}.`));
   });
-  app.use((error: { status?: number }, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = error.status === 404 ? 404 : 500;
-    res
-      .status(status)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(status, status === 404 ? 'NotFound' : 'InternalError', status === 404 ? `No route for ${req.originalUrl.split('?')[0]}.` : undefined));
-  });
+  app.use(staticFilesProblem);
   return app;
 }
