@@ -10,6 +10,10 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/console/',
   plugins: [react()],
+  resolve: {
+    // Rules the console shares with the APIs, one file each (never the whole contracts lib, which is Node code).
+    alias: { '@lp/contracts/cron-rule': resolve(import.meta.dirname, '../../../libs/contracts/src/lib/operations/cron-rule.ts') },
+  },
   build: {
     outDir: resolve(import.meta.dirname, '../../../dist/console'),
     emptyOutDir: true,

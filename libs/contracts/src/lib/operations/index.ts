@@ -3,3 +3,4 @@ export * from './fleet-services';
 export * from './service-rpc';
 export * from './diagnostics';
 export * from './operations-rpc';
+export * from './cron-rule';

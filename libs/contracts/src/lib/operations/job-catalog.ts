@@ -1,7 +1,6 @@
 import { z } from 'zod';
-
-/** Longest cron expression a definition keeps (specs/operations.md §8), after trimming. */
-export const MAX_CRON_LENGTH = 160;
+// Longest cron expression a definition keeps (specs/operations.md §8), after trimming.
+import { MAX_CRON_LENGTH } from './cron-rule';
 
 /**
  * A job's default schedule as its service declares it: a cron expression (5 fields, or 6 with

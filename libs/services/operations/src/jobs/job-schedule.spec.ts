@@ -1,4 +1,5 @@
-import { cronExpressionOf, cronProblem, MISFIRE_THRESHOLD_MS, nextTick, requestedSchedule } from './job-schedule';
+import { cronProblem } from '@lp/contracts';
+import { cronExpressionOf, MISFIRE_THRESHOLD_MS, nextTick, requestedSchedule } from './job-schedule';
 
 const errors = {
   conflict: () => new Error('ScheduleConflict'),

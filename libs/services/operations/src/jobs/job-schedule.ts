@@ -1,23 +1,10 @@
 import { CronExpressionParser } from 'cron-parser';
-import { JobSchedule, MAX_CRON_LENGTH } from '@lp/contracts';
+import { cronProblem, JobSchedule } from '@lp/contracts';
 
 /** The runtime schedule a definition holds: at most one of cron and interval (spec §2). */
 export interface StoredSchedule {
   cron: string | null;
   intervalSeconds: number | null;
-}
-
-/** A cron expression that cron-parser (5 fields, or 6 with seconds) cannot read; null when it can. */
-export function cronProblem(cron: string): string | null {
-  if (cron.length > MAX_CRON_LENGTH) return `must be at most ${MAX_CRON_LENGTH} characters after trimming`;
-  const fields = cron.split(/\s+/).length;
-  if (fields < 5 || fields > 6) return `must have 5 fields (minute hour day month weekday) or 6 (with seconds first); got ${fields}`;
-  try {
-    CronExpressionParser.parse(cron, { tz: 'UTC' });
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
 }
 
 /**

@@ -1,28 +1,9 @@
 import { CronExpressionParser } from 'cron-parser';
 
-/**
- * The operations API's cron dialect, mirrored so the form can judge an expression as it is typed:
- * the same rules, in the same order, with the same library and the same messages as
- * `cronProblem` in `libs/services/operations/src/jobs/job-schedule.ts` (the API stays the judge:
- * its 400 `ScheduleInvalid` on save is shown next to the field).
- * - trimmed, at most 160 characters (`MAX_CRON_LENGTH` of the contracts);
- * - 5 fields (minute hour day month weekday) or 6 (seconds first);
- * - whatever cron-parser v5 reads, in UTC (ranges, steps, lists, month and weekday names).
- */
-export const MAX_CRON_LENGTH = 160;
-
-/** Why the API would refuse this cron expression (already trimmed), or null when it reads it. */
-export function cronProblem(cron: string): string | null {
-  if (cron.length > MAX_CRON_LENGTH) return `must be at most ${MAX_CRON_LENGTH} characters after trimming`;
-  const fields = cron.split(/\s+/).length;
-  if (fields < 5 || fields > 6) return `must have 5 fields (minute hour day month weekday) or 6 (with seconds first); got ${fields}`;
-  try {
-    CronExpressionParser.parse(cron, { tz: 'UTC' });
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-}
+// The operations API's cron dialect, the same file the API validates with: the form judges an
+// expression as it is typed; the API stays the judge (its 400 `ScheduleInvalid` on save is shown
+// next to the field).
+export { cronProblem, MAX_CRON_LENGTH } from '@lp/contracts/cron-rule';
 
 /** The list's rendering of an interval schedule (`interval:{seconds}s`); clients test it before cron. */
 const INTERVAL_RENDERING = /^interval:(\d+)s$/;
