@@ -1,7 +1,7 @@
 #!/bin/sh
-# The image's entry point: runs the service named by the first argument or SERVICE (default: the
-# standalone, every service in one process), or `migrate` (tools/migrate.ts: every service's
-# migrations against DATABASE_URL, then exit).
+# The image's entry point: runs the app named by the first argument or SERVICE (apps/<name>/src/main.ts:
+# a fleet service, `console` the admin console's app, or by default `standalone`, every service in one
+# process), or `migrate` (tools/migrate.ts: every service's migrations against DATABASE_URL, then exit).
 set -eu
 service="${1:-${SERVICE:-standalone}}"
 case "$service" in

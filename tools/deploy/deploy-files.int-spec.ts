@@ -1,15 +1,18 @@
 import { spawnSync, SpawnSyncReturns } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONSOLE_PREFIX } from '@lp/platform/runtime';
 import { fleetServices } from '@lp/fleet';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
  * cluster runs here: the Dockerfile's rules (and hadolint where it is installed), `docker-compose
  * config`, `kubectl kustomize` of both overlays validated against the Kubernetes schemas, and what
- * they must say about the fleet of `@lp/fleet`. .ci/run installs the tools; outside CI a missing
- * tool skips the suite with a visible notice, under CI=true it fails.
+ * they must say about the fleet: every service of `@lp/fleet`, and the admin console's app
+ * (`apps/console`), which is no service definition (no schema, queue or cache) but is deployed beside
+ * them, behind the same edge. .ci/run installs the tools; outside CI a missing tool skips the suite
+ * with a visible notice, under CI=true it fails.
  */
 const root = join(__dirname, '..', '..');
 const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
@@ -39,8 +42,15 @@ function parse(yamlText: string, kubernetes = false): Json[] {
 }
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
+/** The admin console's app: its own Deployment and route, and none of the data tier. */
+const consoleApp = { name: 'console', routePrefixes: [CONSOLE_PREFIX] };
+/** Every app of the fleet behind the edge: the services, then the console. */
+const fleetApps = [...fleetServices.map(({ name, routePrefixes }) => ({ name, routePrefixes })), consoleApp];
+/** What the console is never given: it holds no data and calls nothing. */
+const NOT_FOR_THE_CONSOLE = /^(DATABASE_URL|AMQP_URL|REDIS_URL|JWT_SECRET|WEBHOOK_SECRET_KEY.*|LICENSE_KEY|.*PASSWORD.*)$/;
+
 describeWithTools(() => {
-  const prefixes = fleetServices.flatMap((service) => service.routePrefixes.map((prefix) => ({ service: service.name, prefix })));
+  const prefixes = fleetApps.flatMap((app) => app.routePrefixes.map((prefix) => ({ service: app.name, prefix })));
 
   describe('deploy/Dockerfile', () => {
     const dockerfile = read('deploy/Dockerfile');
@@ -66,13 +76,67 @@ describeWithTools(() => {
       for (const base of bases) expect(base).toMatch(/^node:(20|22)\.\d+\.\d+-(bookworm|trixie)-slim$/);
     });
 
-    it('installs production dependencies from the lockfile in their own layer', () => {
-      const install = instructions.filter((line) => line.startsWith('RUN ') && line.includes('npm ci'));
+    /** The instructions of stage `name` (from its FROM to the next). */
+    const stage = (name: string) => {
+      const start = instructions.findIndex((line) => new RegExp(`^FROM \\S+ AS ${name}$`, 'i').test(line.trim()));
+      expect([name, start]).not.toEqual([name, -1]);
+      const end = instructions.findIndex((line, index) => index > start && line.startsWith('FROM '));
+      return instructions.slice(start, end === -1 ? undefined : end);
+    };
+
+    it('installs production dependencies from the lockfile in their own layer, without the lifecycle scripts', () => {
+      const deps = stage('deps');
+      const install = deps.filter((line) => line.startsWith('RUN ') && line.includes('npm ci'));
       expect(install).toHaveLength(1);
       expect(install[0]).toContain('--omit=dev');
-      const copyIndex = instructions.findIndex((line) => line.startsWith('COPY package.json package-lock.json'));
+      // The root `prepare` builds the console: its script is not in this layer (only the package
+      // files are, so the layer is rebuilt only when the lockfile changes), and the image takes the
+      // console from its own stage.
+      expect(install[0]).toContain('--ignore-scripts');
+      const copyIndex = deps.findIndex((line) => line.startsWith('COPY package.json package-lock.json'));
       expect(copyIndex).toBeGreaterThan(-1);
-      expect(instructions.indexOf(install[0] ?? '')).toBe(copyIndex + 1);
+      expect(deps.indexOf(install[0] ?? '')).toBe(copyIndex + 1);
+      expect(deps.filter((line) => line.startsWith('COPY '))).toHaveLength(1);
+      expect(JSON.parse(read('package.json')).scripts.prepare).toBe('node tools/build-console.mjs');
+    });
+
+    it('builds the console with the dev dependencies in a stage of its own, and ships only its static files', () => {
+      const build = stage('console');
+      const install = build.filter((line) => line.startsWith('RUN ') && line.includes('npm ci'));
+      expect(install).toHaveLength(1);
+      expect(install[0]).not.toContain('--omit=dev');
+      expect(build).toContain('RUN node tools/build-console.mjs --force');
+      const runtime = stage('runtime');
+      expect(runtime.filter((line) => line.includes('--from='))).toEqual([
+        'COPY --from=deps /app/node_modules ./node_modules',
+        'COPY --from=console /app/dist/console ./dist/console',
+      ]);
+      expect(runtime.some((line) => line.includes('npm '))).toBe(false);
+      expect(dockerfile).toMatch(/CONSOLE_DIR=\/app\/dist\/console/);
+      // The build context has no local build (.dockerignore), so the image's console is always the stage's.
+      expect(read('.dockerignore').split('\n')).toContain('dist');
+    });
+
+    it('keeps an existing console build when Vite is absent (prepare after npm ci --omit=dev), and fails saying why when there is none', () => {
+      const dir = mkdtempSync(join(tmpdir(), 'lp-prepare-'));
+      try {
+        // The script, the console's sources and the lockfile, no node_modules: an install without dev dependencies.
+        mkdirSync(join(dir, 'tools'));
+        copyFileSync(join(root, 'tools/build-console.mjs'), join(dir, 'tools/build-console.mjs'));
+        copyFileSync(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
+        cpSync(join(root, 'apps/console/web'), join(dir, 'apps/console/web'), { recursive: true });
+        const prepare = () => spawnSync(process.execPath, ['tools/build-console.mjs'], { cwd: dir, encoding: 'utf8' });
+        const none = prepare();
+        expect([none.status, none.stderr]).toEqual([1, expect.stringContaining('Vite is not installed')]);
+        mkdirSync(join(dir, 'dist/console'), { recursive: true });
+        writeFileSync(join(dir, 'dist/console/index.html'), '<!doctype html>');
+        writeFileSync(join(dir, 'dist/console/.source-hash'), 'from other sources');
+        const kept = prepare();
+        expect([kept.status, kept.stderr]).toEqual([0, '']);
+        expect(readFileSync(join(dir, 'dist/console/index.html'), 'utf8')).toBe('<!doctype html>');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('runs as a non-root user, writes under DATA_DIR, checks /health/live, and picks the service by argument', () => {
@@ -86,7 +150,7 @@ describeWithTools(() => {
       const entrypoint = read('deploy/entrypoint.sh');
       expect(entrypoint).toContain('${1:-${SERVICE:-standalone}}');
       expect(entrypoint).toContain('tools/run.mjs');
-      for (const service of fleetServices) expect(existsSync(join(root, 'apps', service.name, 'src/main.ts'))).toBe(true);
+      for (const app of fleetApps) expect([app.name, existsSync(join(root, 'apps', app.name, 'src/main.ts'))]).toEqual([app.name, true]);
     });
   });
 
@@ -125,6 +189,19 @@ describeWithTools(() => {
       }
     });
 
+    it('runs the console from the same image, hardened alike, with no data-tier dependency, URL or secret, healthy once ready', () => {
+      const entry = config.services[consoleApp.name];
+      expect(entry.image).toBe(config.services[fleetServices[0]?.name ?? ''].image);
+      expect(entry.command).toEqual([consoleApp.name]);
+      expect([entry.read_only, entry.cap_drop, entry.security_opt]).toEqual([true, ['ALL'], ['no-new-privileges:true']]);
+      expect(entry.depends_on).toBeUndefined();
+      expect(entry.volumes).toBeUndefined();
+      expect(Object.keys(entry.environment).filter((key) => NOT_FOR_THE_CONSOLE.test(key))).toEqual([]);
+      expect(Object.keys(entry.environment)).toEqual(expect.arrayContaining(['CONSOLE_OIDC_CLIENT_ID', 'CONSOLE_OIDC_SCOPE', 'JWT_ISSUER']));
+      expect(entry.healthcheck.test.join(' ')).toContain('/health/ready');
+      expect(config.services.edge.depends_on[consoleApp.name]).toEqual({ condition: 'service_healthy' });
+    });
+
     it('holds no secret value: every secret comes from a ${VAR} substitution', () => {
       const raw = read('docker-compose.yml');
       for (const match of raw.matchAll(/^\s+([A-Z_]*(PASSWORD|PASS|SECRET|KEY|AUTH)[A-Z_]*):\s*(.*)$/gm)) {
@@ -157,8 +234,8 @@ describeWithTools(() => {
       expect(objects.length).toBeGreaterThan(30);
     });
 
-    it('has a Deployment, Service, HPA and PDB per fleet service, and the migration Job', () => {
-      for (const service of fleetServices) {
+    it('has a Deployment, Service, HPA and PDB per fleet service and for the console, and the migration Job', () => {
+      for (const service of fleetApps) {
         for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget'])
           expect([kind, find(kind, service.name)?.kind]).toEqual([kind, kind]);
         const deployment = find('Deployment', service.name) as Json;
@@ -169,19 +246,24 @@ describeWithTools(() => {
       expect(find('Job', 'migrate')?.spec.template.spec.containers[0].args).toEqual(['migrate']);
     });
 
-    it('runs every platform container as non-root on a read-only root filesystem, each service with the three probes', () => {
+    it('runs every platform container as non-root on a read-only root filesystem, each service and the console with the three probes', () => {
       const platformPods = objects.filter((o) => ['Deployment', 'Job'].includes(o.kind) && o.spec.template.metadata.labels['lp.tier'] === 'app');
       expect(platformPods).toHaveLength(fleetServices.length + 1);
-      for (const workload of platformPods) {
+      const consolePod = find('Deployment', consoleApp.name) as Json;
+      for (const workload of [...platformPods, consolePod]) {
         const pod = workload.spec.template.spec;
         expect(pod.securityContext.runAsNonRoot).toBe(true);
+        expect(pod.automountServiceAccountToken).toBe(false);
         for (const container of pod.containers) {
           expect([workload.metadata.name, container.securityContext]).toMatchObject([
             workload.metadata.name,
             { runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false },
           ]);
-          expect(container.envFrom).toContainEqual({ secretRef: { name: 'platform-secrets' } });
+          // The console reads the ConfigMap only: no connection URL, no signing secret.
+          if (workload === consolePod) expect(container.envFrom).toEqual([{ configMapRef: { name: expect.stringMatching(/^platform-config/) } }]);
+          else expect(container.envFrom).toContainEqual({ secretRef: { name: 'platform-secrets' } });
           expect(container.resources.requests).toBeDefined();
+          expect(container.resources.limits.memory).toBeDefined();
           if (workload.kind !== 'Deployment') continue;
           expect(container.livenessProbe.httpGet.path).toBe('/health/live');
           expect(container.readinessProbe.httpGet.path).toBe('/health/ready');
@@ -195,6 +277,24 @@ describeWithTools(() => {
       for (const { service, prefix } of prefixes) {
         expect(paths.find((p) => p.path === prefix)).toMatchObject({ pathType: 'Prefix', backend: { service: { name: service } } });
       }
+    });
+
+    it('keeps the console small, reachable from the ingress controller and Prometheus, and unable to open any connection', () => {
+      const pod = (find('Deployment', consoleApp.name) as Json).spec.template;
+      const [container] = pod.spec.containers as Json[];
+      const mebibytes = (quantity: string) => Number(/^(\d+)Mi$/.exec(quantity)?.[1] ?? NaN);
+      expect(mebibytes(container?.resources.limits.memory)).toBeLessThanOrEqual(512);
+      expect(container?.resources.requests.cpu).toMatch(/^\d{1,2}m$/);
+      expect(pod.spec.volumes.map((v: Json) => v.name)).not.toContain('data');
+      // Not lp.tier=app: the data tier admits those pods only.
+      expect(pod.metadata.labels['lp.tier']).not.toBe('app');
+      const fromEdge = find('NetworkPolicy', 'services-from-ingress-and-monitoring') as Json;
+      expect(fromEdge.spec.podSelector.matchExpressions).toEqual([
+        { key: 'app.kubernetes.io/component', operator: 'In', values: expect.arrayContaining(['service', pod.metadata.labels['app.kubernetes.io/component']]) },
+      ]);
+      const noEgress = find('NetworkPolicy', 'console-no-egress') as Json;
+      expect(noEgress.spec).toEqual({ podSelector: { matchLabels: { 'app.kubernetes.io/name': consoleApp.name } }, policyTypes: ['Egress'], egress: [] });
+      expect(pod.metadata.labels['app.kubernetes.io/name']).toBe(consoleApp.name);
     });
 
     it('carries no Secret data, and lets only the platform pods reach the data tier', () => {

@@ -1,11 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describeWithServers } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
-import { FleetProcesses } from '../support/fleet-processes';
+import { CONSOLE_APP, FleetProcesses } from '../support/fleet-processes';
+
+const root = resolve(__dirname, '../../../..');
 
 /** The fleet as deployed, one process per service (what `npm run start:fleet` and the image run), boots and reports ready. */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet in processes of their own', () => {
-  const fleet = new FleetProcesses('fleet-boot');
-  beforeAll(() => fleet.start(), 180_000);
+  const fleet = new FleetProcesses('fleet-boot', { console: true });
+  beforeAll(() => {
+    // The console's app serves dist/console: build it first (nothing to do when it is current).
+    const build = spawnSync(process.execPath, [join(root, 'tools/build-console.mjs')], { cwd: root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}${build.stderr}`);
+    return fleet.start();
+  }, 180_000);
   afterAll(() => fleet.stop(), 60_000);
 
   it('serves every service from its own process, each ready on PostgreSQL, RabbitMQ and Redis', async () => {
@@ -17,5 +28,48 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet in processes o
       expect({ service: name, status: response.status }).toEqual({ service: name, status: 200 });
     }
     expect(pids.size).toBe(fleetServices.length);
+  });
+
+  it('serves the admin console from a process of its own, given no connection URL or secret, with its health and metrics routes', async () => {
+    const consoleApp = fleet.process(CONSOLE_APP);
+    expect(fleetServices.map(({ name }) => fleet.process(name).child.pid)).not.toContain(consoleApp.child.pid);
+
+    const page = await fetch(`${consoleApp.url}/console/`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/html/)]);
+    const html = await page.text();
+    expect(html).toContain('<div id="root"></div>');
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${consoleApp.url}${script}`);
+    expect([asset.status, asset.headers.get('content-type'), asset.headers.get('cache-control')]).toEqual([
+      200,
+      expect.stringMatching(/javascript/),
+      expect.stringContaining('immutable'),
+    ]);
+    // A screen's address is the SPA too (it routes itself).
+    expect((await fetch(`${consoleApp.url}/console/jobs`)).status).toBe(200);
+
+    const live = await fetch(`${consoleApp.url}/health/live`);
+    const ready = await fetch(`${consoleApp.url}/health/ready`);
+    expect([live.status, await live.json(), ready.status, await ready.json()]).toEqual([200, { status: 'ok' }, 200, { status: 'ok' }]);
+    const metrics = await fetch(`${consoleApp.url}/metrics`);
+    expect([metrics.status, metrics.headers.get('content-type')]).toEqual([200, expect.stringMatching(/^text\/plain/)]);
+    expect(await metrics.text()).toContain('# TYPE');
+  });
+
+  it('keeps the console out of rotation while there is no build: live, but not ready, and /console/ says how to build it', async () => {
+    const empty = mkdtempSync(join(tmpdir(), `${fleet.id}-console-`));
+    const unbuilt = await fleet.startConsole({ CONSOLE_DIR: empty });
+    try {
+      const live = await fetch(`${unbuilt.url}/health/live`);
+      const ready = await fetch(`${unbuilt.url}/health/ready`);
+      expect([live.status, ready.status, ready.headers.get('content-type')]).toEqual([200, 503, expect.stringMatching(/^application\/problem\+json/)]);
+      expect(await ready.json()).toMatchObject({ status: 503, code: 'Console.NotBuilt' });
+      const page = await fetch(`${unbuilt.url}/console/`);
+      expect([page.status, ((await page.json()) as { detail: string }).detail]).toEqual([503, expect.stringContaining('npm run build:console')]);
+    } finally {
+      await fleet.kill(unbuilt);
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -38,7 +38,15 @@ export interface FleetProcessesOptions {
    * AMQP_URL or REDIS_URL keep their credentials, database and path. `sql` stays direct.
    */
   through?: Partial<Record<'postgres' | 'rabbitmq' | 'redis', string>>;
+  /** Also start the admin console's app (`apps/console`) beside the services, as `start:fleet` and the deploys do. */
+  console?: boolean;
 }
+
+/** The admin console's app of the fleet (apps/console/src/main.ts): not a service definition, it holds no data. */
+export const CONSOLE_APP = 'console';
+
+/** What the console is never given: it serves files and talks to no database, broker or cache, and signs nothing. */
+const NOT_FOR_THE_CONSOLE = ['DATABASE_URL', 'AMQP_URL', 'AMQP_PREFIX', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'];
 
 /** `url` with its host and port replaced by `address` (`host:port`), when given. */
 function via(url: string, address: string | undefined): string {
@@ -52,7 +60,9 @@ function via(url: string, address: string | undefined): string {
  * The fleet as deployed: every service of `@lp/fleet` in a process of its own (`node tools/run.mjs
  * apps/<service>/src/main.ts`, exactly what `npm run start:fleet` and the image run), on PostgreSQL,
  * RabbitMQ and Redis, in a database, queue prefix and key prefix of this run's own, deleted by
- * `stop()`. Each process listens on an ephemeral port it reports in its `ready:` line. Use inside
+ * `stop()`. Each process listens on an ephemeral port it reports in its `ready:` line. With `console:
+ * true` the admin console's app runs too (`apps/console`, without any connection URL or secret; build
+ * it first with `node tools/build-console.mjs`, else it answers 503). Use inside
  * `describeWithServers(['postgres', 'rabbitmq', 'redis'], ...)`:
  *
  *   const fleet = new FleetProcesses('fleet-e2e', { instances: { 'authz-decision': 2 } });
@@ -106,16 +116,33 @@ export class FleetProcesses {
     const [first, ...rest] = fleetServices.map((s) => s.name);
     if (!first) throw new Error('the fleet list is empty');
     await this.startService(first);
-    await Promise.all(rest.flatMap((service) => Array.from({ length: this.options.instances?.[service] ?? 1 }, () => this.startService(service))));
+    await Promise.all([
+      ...rest.flatMap((service) => Array.from({ length: this.options.instances?.[service] ?? 1 }, () => this.startService(service))),
+      ...(this.options.console ? [this.startConsole()] : []),
+    ]);
     return this;
   }
 
   /** Starts one more process of `service` (another instance, or again after `kill`). */
-  async startService(service: string): Promise<FleetProcess> {
+  startService(service: string): Promise<FleetProcess> {
+    return this.spawnApp(service, { ...process.env, ...this.env, ...this.options.serviceEnv?.[service] });
+  }
+
+  /**
+   * Starts one more process of the console's app, as deployed: the run's settings without any
+   * connection URL or secret (`env` on top, e.g. another CONSOLE_DIR).
+   */
+  startConsole(env: Record<string, string> = {}): Promise<FleetProcess> {
+    const settings: NodeJS.ProcessEnv = { ...process.env, ...this.env, ...this.options.serviceEnv?.[CONSOLE_APP], ...env };
+    for (const key of NOT_FOR_THE_CONSOLE) delete settings[key];
+    return this.spawnApp(CONSOLE_APP, settings);
+  }
+
+  private async spawnApp(service: string, env: NodeJS.ProcessEnv): Promise<FleetProcess> {
     const instance = this.processes.filter((p) => p.service === service).length;
     const child = spawn(process.execPath, [join(root, 'tools/run.mjs'), `apps/${service}/src/main.ts`], {
       cwd: root,
-      env: { ...process.env, ...this.env, ...this.options.serviceEnv?.[service] },
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: tools/run.mjs starts the service as a child of its own, so a SIGKILL
       // must reach the group (the wrapper cannot forward it), or the service lives on as an orphan.
