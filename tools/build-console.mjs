@@ -10,6 +10,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Files outside the console's folder that it imports (apps/console/web/vite.config.mts says why).
+const sharedSources = JSON.parse(readFileSync(join(root, 'apps/console/web/shared-sources.json'), 'utf8'));
 const source = join(root, 'apps/console/web');
 const target = join(root, 'dist/console');
 const STAMP = '.source-hash';
@@ -22,7 +24,8 @@ function files(dir) {
 
 function sourceHash() {
   const hash = createHash('sha256');
-  for (const file of [...files(source), join(root, 'package-lock.json')]) {
+  const shared = Object.values(sharedSources).map((path) => join(root, path));
+  for (const file of [...files(source), ...shared, join(root, 'package-lock.json')]) {
     hash.update(relative(root, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');

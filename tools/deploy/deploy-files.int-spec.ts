@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSOLE_PREFIX } from '@lp/platform/runtime';
 import { fleetServices } from '@lp/fleet';
+import sharedSources from '../../apps/console/web/shared-sources.json';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
@@ -106,6 +107,9 @@ describeWithTools(() => {
       expect(install).toHaveLength(1);
       expect(install[0]).not.toContain('--omit=dev');
       expect(build).toContain('RUN node tools/build-console.mjs --force');
+      // The files the console shares with the APIs are in the stage before the build.
+      const copies = build.filter((line) => line.startsWith('COPY '));
+      for (const path of Object.values(sharedSources)) expect(copies.some((line) => line.includes(` ${path} `) || line.includes(`COPY ${path} `))).toBe(true);
       const runtime = stage('runtime');
       expect(runtime.filter((line) => line.includes('--from='))).toEqual([
         'COPY --from=deps /app/node_modules ./node_modules',
@@ -125,6 +129,7 @@ describeWithTools(() => {
         copyFileSync(join(root, 'tools/build-console.mjs'), join(dir, 'tools/build-console.mjs'));
         copyFileSync(join(root, 'package-lock.json'), join(dir, 'package-lock.json'));
         cpSync(join(root, 'apps/console/web'), join(dir, 'apps/console/web'), { recursive: true });
+        for (const path of Object.values(sharedSources)) cpSync(join(root, path), join(dir, path));
         const prepare = () => spawnSync(process.execPath, ['tools/build-console.mjs'], { cwd: dir, encoding: 'utf8' });
         const none = prepare();
         expect([none.status, none.stderr]).toEqual([1, expect.stringContaining('Vite is not installed')]);
@@ -149,7 +154,9 @@ describeWithTools(() => {
       expect(instructions.find((line) => line.startsWith('ENTRYPOINT '))).toMatch(/^ENTRYPOINT \[/);
       const entrypoint = read('deploy/entrypoint.sh');
       expect(entrypoint).toContain('${1:-${SERVICE:-standalone}}');
-      expect(entrypoint).toContain('tools/run.mjs');
+      // The service is Node itself, not a wrapper spawning it (one process per container).
+      expect(entrypoint).toContain('exec node --enable-source-maps -r @swc-node/register');
+      expect(entrypoint).not.toMatch(/node tools\/run\.mjs/);
       for (const app of fleetApps) expect([app.name, existsSync(join(root, 'apps', app.name, 'src/main.ts'))]).toEqual([app.name, true]);
     });
   });

@@ -1,8 +1,15 @@
 import react from '@vitejs/plugin-react';
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
+import sharedSources from './shared-sources.json' with { type: 'json' };
+
+const repositoryRoot = resolve(import.meta.dirname, '../../..');
 
 /**
+ * `shared-sources.json`: the files outside this folder the console imports, by the alias it imports
+ * them under — rules it shares with the APIs, one file each, never a whole lib (the libs are Node
+ * code). tools/build-console.mjs counts them as build inputs; the image's console stage copies them.
+ *
  * The admin console: a single-page app served at `/console` (by the standalone and by the fleet's
  * `console` app), built by `tools/build-console.mjs` into `dist/console` at the repository root.
  */
@@ -11,11 +18,10 @@ export default defineConfig({
   base: '/console/',
   plugins: [react()],
   resolve: {
-    // Rules the console shares with the APIs, one file each (never the whole contracts lib, which is Node code).
-    alias: { '@lp/contracts/cron-rule': resolve(import.meta.dirname, '../../../libs/contracts/src/lib/operations/cron-rule.ts') },
+    alias: Object.fromEntries(Object.entries(sharedSources).map(([alias, path]) => [alias, resolve(repositoryRoot, path)])),
   },
   build: {
-    outDir: resolve(import.meta.dirname, '../../../dist/console'),
+    outDir: resolve(repositoryRoot, 'dist/console'),
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1024,
