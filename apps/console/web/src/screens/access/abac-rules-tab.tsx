@@ -60,17 +60,18 @@ export function AbacRulesTab() {
   const save = useMutation({
     mutationFn: (body: SaveAbacRule) => (editing?.mode === 'update' ? updateAbacRule(api, editing.rule.id, body) : createAbacRule(api, body)),
     onSuccess: async (rule) => {
+      // The list is read again first, so the message and the table agree when the message appears.
+      await queryClient.invalidateQueries({ queryKey: accessKeys.abacRules() });
       setNotice(editing?.mode === 'update' ? `Rule “${rule.name}” saved.` : `Rule “${rule.name}” created (priority ${rule.priority}).`);
       close();
-      await queryClient.invalidateQueries({ queryKey: accessKeys.abacRules() });
     },
   });
   const remove = useMutation({
     mutationFn: (rule: AbacRule) => deleteAbacRule(api, rule.id).then(() => rule),
     onMutate: () => setNotice(undefined),
     onSuccess: async (rule) => {
-      setNotice(`Rule “${rule.name}” deleted.`);
       await queryClient.invalidateQueries({ queryKey: accessKeys.abacRules() });
+      setNotice(`Rule “${rule.name}” deleted.`);
     },
   });
 

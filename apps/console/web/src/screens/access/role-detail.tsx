@@ -54,6 +54,7 @@ function RoleBody({ role, arrivedWith }: { role: Role; arrivedWith?: string }) {
       setEditing(false);
       setNotice(`Role “${saved.name}” saved.`);
       requestAnimationFrame(() => editButton.current?.focus());
+      // The lists and searches hold the old name; this role's own entry is already the API's answer.
       await queryClient.invalidateQueries({ queryKey: accessKeys.roles(), predicate: (query) => query.queryKey[2] !== 'one' });
     },
   });

@@ -49,9 +49,9 @@ export function RolesTab() {
   const remove = useMutation({
     mutationFn: (role: Role) => deleteRole(api, role.id).then(() => role),
     onSuccess: async (role) => {
-      setNotice(`Role “${role.name}” deleted, with its permissions and bindings.`);
       queryClient.removeQueries({ queryKey: accessKeys.role(role.id) });
       await queryClient.invalidateQueries({ queryKey: accessKeys.roles() });
+      setNotice(`Role “${role.name}” deleted, with its permissions and bindings.`);
     },
   });
 
