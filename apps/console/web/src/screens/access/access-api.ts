@@ -1,0 +1,221 @@
+import type { ApiClient, Page } from '../../api/client';
+
+/**
+ * The policy-management routes the Access screen calls (all under `/api/authorization`, see
+ * libs/services/policy-management/docs/roles.md, abac-rules.md and features.md), their shapes, and
+ * the react-query keys of what they answer.
+ */
+export const BASE = '/api/authorization';
+
+/** Page size of the screen's lists; the API takes 1..100. */
+export const PAGE_SIZE = 20;
+/** Page size when the screen needs a whole list (a role's permissions, a subject's roles). */
+const FULL_PAGE = 100;
+/** Bound on the pages read to gather a whole list (100 × 50 = 5 000 rows): the screen never loops on. */
+const MAX_PAGES = 50;
+
+export const ROLE_DATA_SCOPES = ['tenant', 'office', 'own', 'none'] as const;
+export type RoleDataScope = (typeof ROLE_DATA_SCOPES)[number];
+
+export interface Role {
+  id: string;
+  name: string;
+  description: string | null;
+  dataScope: RoleDataScope;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of POST /roles and PUT /roles/{roleId}. */
+export interface SaveRole {
+  name: string;
+  description?: string | null;
+  dataScope?: RoleDataScope;
+}
+
+export interface RolePermission {
+  permissionId: string;
+  permissionCode: string;
+  module: string;
+  resource: string;
+  action: string;
+  grantedAt: string;
+}
+
+export interface PermissionTreeAction {
+  action: string;
+  permissionId: string;
+  code: string;
+  description: string | null;
+}
+
+export interface PermissionTree {
+  modules: Array<{ module: string; resources: Array<{ resource: string; actions: PermissionTreeAction[] }> }>;
+}
+
+export interface Feature {
+  code: string;
+  description: string;
+  globalDefault: boolean;
+  tenantOverride: boolean | null;
+  effective: boolean;
+}
+
+export type AbacScalar = string | number | boolean;
+
+export interface AbacCondition {
+  field: string | number;
+  operator: string | number;
+  value?: AbacScalar | AbacScalar[];
+}
+
+export interface AbacRule {
+  id: string;
+  name: string;
+  description: string | null;
+  priority: number;
+  verdict: string | number;
+  conditions: AbacCondition[];
+  actions: string[];
+  modules: string[];
+  resourceTypes: string[];
+  obligations: string[];
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Body of POST /abac-rules and PUT /abac-rules/{ruleId} (a PUT replaces the whole rule). */
+export interface SaveAbacRule {
+  name: string;
+  description: string | null;
+  priority: number;
+  verdict: string;
+  conditions: AbacCondition[];
+  actions: string[];
+  modules: string[];
+  resourceTypes: string[];
+  obligations: string[];
+  enabled: boolean;
+}
+
+export const accessKeys = {
+  all: ['access'] as const,
+  roles: () => ['access', 'roles'] as const,
+  rolePage: (pageIndex: number) => ['access', 'roles', 'page', pageIndex] as const,
+  roleSearch: (text: string) => ['access', 'roles', 'search', text] as const,
+  role: (roleId: string) => ['access', 'roles', 'one', roleId] as const,
+  rolePermissions: (roleId: string) => ['access', 'role-permissions', roleId] as const,
+  permissionTree: () => ['access', 'permission-tree'] as const,
+  userRoles: (subject: string) => ['access', 'user-roles', subject] as const,
+  features: () => ['access', 'features'] as const,
+  abacRules: () => ['access', 'abac-rules'] as const,
+  abacRulePage: (pageIndex: number) => ['access', 'abac-rules', pageIndex] as const,
+};
+
+/** A path segment of a user-supplied value (subject ids may hold anything but control characters). */
+export function segment(value: string): string {
+  return encodeURIComponent(value);
+}
+
+/** Every row of a paged route, read 100 at a time (bounded by MAX_PAGES). */
+export async function readAll<T>(api: ApiClient, path: string, signal?: AbortSignal): Promise<{ items: T[]; totalCount: number; complete: boolean }> {
+  const items: T[] = [];
+  let totalCount = 0;
+  for (let pageIndex = 0; pageIndex < MAX_PAGES; pageIndex++) {
+    const page = await api.get<Page<T>>(path, { pageIndex, pageSize: FULL_PAGE }, signal);
+    items.push(...page.items);
+    totalCount = page.totalCount;
+    if (page.items.length < FULL_PAGE || items.length >= page.totalCount) return { items, totalCount, complete: true };
+  }
+  return { items, totalCount, complete: items.length >= totalCount };
+}
+
+export function listRoles(api: ApiClient, pageIndex: number, signal?: AbortSignal): Promise<Page<Role>> {
+  return api.get<Page<Role>>(`${BASE}/roles`, { pageIndex, pageSize: PAGE_SIZE }, signal);
+}
+
+/**
+ * One role by id. The API has no `GET /roles/{roleId}`, so the screen reads the pages of `GET /roles`
+ * until it finds it (the list is cached when the user came from it, so this runs only on a direct
+ * address or a reload). `null` when no page holds it.
+ */
+export async function findRole(api: ApiClient, roleId: string, signal?: AbortSignal): Promise<Role | null> {
+  const { items } = await readAll<Role>(api, `${BASE}/roles`, signal);
+  return items.find((role) => role.id === roleId) ?? null;
+}
+
+/** Roles whose name contains `text` (case-insensitive): the API has no name filter, so all pages are read. */
+export async function searchRoles(api: ApiClient, text: string, signal?: AbortSignal): Promise<{ items: Role[]; complete: boolean }> {
+  const { items, complete } = await readAll<Role>(api, `${BASE}/roles`, signal);
+  const wanted = text.trim().toLocaleLowerCase();
+  return { items: items.filter((role) => role.name.toLocaleLowerCase().includes(wanted)), complete };
+}
+
+export function createRole(api: ApiClient, body: SaveRole): Promise<Role> {
+  return api.post<Role>(`${BASE}/roles`, body);
+}
+
+export function updateRole(api: ApiClient, roleId: string, body: SaveRole): Promise<Role> {
+  return api.put<Role>(`${BASE}/roles/${segment(roleId)}`, body);
+}
+
+export function deleteRole(api: ApiClient, roleId: string): Promise<void> {
+  return api.delete<void>(`${BASE}/roles/${segment(roleId)}`);
+}
+
+export function permissionTree(api: ApiClient, signal?: AbortSignal): Promise<PermissionTree> {
+  return api.get<PermissionTree>(`${BASE}/permissions/tree`, undefined, signal);
+}
+
+export function rolePermissions(api: ApiClient, roleId: string, signal?: AbortSignal) {
+  return readAll<RolePermission>(api, `${BASE}/roles/${segment(roleId)}/permissions`, signal);
+}
+
+export function grantPermission(api: ApiClient, roleId: string, permissionId: string): Promise<void> {
+  return api.post<void>(`${BASE}/roles/${segment(roleId)}/permissions`, { permissionId });
+}
+
+export function revokePermission(api: ApiClient, roleId: string, permissionId: string): Promise<void> {
+  return api.delete<void>(`${BASE}/roles/${segment(roleId)}/permissions/${segment(permissionId)}`);
+}
+
+export function userRoles(api: ApiClient, subject: string, signal?: AbortSignal) {
+  return readAll<Role>(api, `${BASE}/users/${segment(subject)}/roles`, signal);
+}
+
+export function assignRole(api: ApiClient, subject: string, roleId: string): Promise<void> {
+  return api.post<void>(`${BASE}/users/${segment(subject)}/roles/${segment(roleId)}`);
+}
+
+export function revokeRole(api: ApiClient, subject: string, roleId: string): Promise<void> {
+  return api.delete<void>(`${BASE}/users/${segment(subject)}/roles/${segment(roleId)}`);
+}
+
+export function listFeatures(api: ApiClient, signal?: AbortSignal): Promise<{ items: Feature[] }> {
+  return api.get<{ items: Feature[] }>(`${BASE}/features`, undefined, signal);
+}
+
+export function setFeature(api: ApiClient, code: string, enabled: boolean, scope: 'tenant' | 'global'): Promise<Feature> {
+  return api.put<Feature>(`${BASE}/features/${segment(code)}`, { enabled, scope });
+}
+
+export function clearFeatureOverride(api: ApiClient, code: string): Promise<void> {
+  return api.delete<void>(`${BASE}/features/${segment(code)}/override`);
+}
+
+export function listAbacRules(api: ApiClient, pageIndex: number, signal?: AbortSignal): Promise<Page<AbacRule>> {
+  return api.get<Page<AbacRule>>(`${BASE}/abac-rules`, { pageIndex, pageSize: PAGE_SIZE }, signal);
+}
+
+export function createAbacRule(api: ApiClient, body: SaveAbacRule): Promise<AbacRule> {
+  return api.post<AbacRule>(`${BASE}/abac-rules`, body);
+}
+
+export function updateAbacRule(api: ApiClient, ruleId: string, body: SaveAbacRule): Promise<AbacRule> {
+  return api.put<AbacRule>(`${BASE}/abac-rules/${segment(ruleId)}`, body);
+}
+
+export function deleteAbacRule(api: ApiClient, ruleId: string): Promise<void> {
+  return api.delete<void>(`${BASE}/abac-rules/${segment(ruleId)}`);
+}
