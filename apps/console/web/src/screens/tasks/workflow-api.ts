@@ -1,0 +1,152 @@
+import type { ApiClient, Page } from '../../api/client';
+
+/**
+ * The workflow engine's shapes the Tasks screen reads (docs/runtime.md, docs/history.md; the OpenAPI
+ * document `/openapi/workflow-engine.json` is the authority) and the routes it calls.
+ */
+export const WORKFLOW = '/api/workflow';
+
+export type TaskStatus = 'Pending' | 'Approved' | 'Rejected' | 'Transferred' | 'Delegated' | 'Cancelled';
+export type InstanceStatus = 'Running' | 'Suspended' | 'Approved' | 'Rejected' | 'Withdrawn' | 'Terminated' | 'Cancelled';
+
+export interface WorkflowTask {
+  id: string;
+  instanceId: string;
+  nodeKey: string;
+  visit: number;
+  assignee: string;
+  /** For a delegate's task: the assignee it returns to. */
+  owner: string | null;
+  status: TaskStatus;
+  comment: string | null;
+  readAt: string | null;
+  decidedAt: string | null;
+  decidedBy: string | null;
+  createdAt: string;
+  definitionKey?: string;
+  businessKey?: string;
+  instanceStatus?: InstanceStatus;
+}
+
+export interface WorkflowInstance {
+  id: string;
+  definitionKey: string;
+  definitionId: string;
+  businessKey: string;
+  initiator: string;
+  status: InstanceStatus;
+  variables: Record<string, unknown>;
+  priority: number;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  endedAt: string | null;
+}
+
+export interface ProgressNode {
+  key: string;
+  kind: string;
+  name: string | null;
+  state: 'not-reached' | 'passed' | 'waiting';
+  tasks: WorkflowTask[];
+}
+
+export interface InstanceProgress {
+  instance: WorkflowInstance;
+  returnedToInitiator: boolean;
+  nodes: ProgressNode[];
+}
+
+/** One visit of an approval node in the history summary: the vote that decided it, if any. */
+export interface NodeDecision {
+  nodeKey: string;
+  visit: number;
+  outcome: 'Approved' | 'Rejected' | null;
+  decidedBy: string | null;
+  decidedAt: string | null;
+}
+
+export interface HistorySummary {
+  instance: WorkflowInstance;
+  startedAt: string;
+  endedAt: string | null;
+  currentNodes: string[];
+  nodes: NodeDecision[];
+}
+
+export interface TimelineEvent {
+  seq: number;
+  type: string;
+  occurredAt: string;
+  actor: string | null;
+  taskId: string | null;
+  nodeKey: string | null;
+  comment: string | null;
+  payload: Record<string, unknown>;
+}
+
+export interface DefinitionVersion {
+  id: string;
+  key: string;
+  version: number;
+  createdAt: string;
+  definition: unknown;
+}
+
+export interface TaskDecision {
+  task: WorkflowTask;
+  nodeClosed: boolean;
+  instance: WorkflowInstance;
+  returnedTask?: WorkflowTask;
+}
+
+export const FINAL_STATUSES: readonly InstanceStatus[] = ['Approved', 'Rejected', 'Withdrawn', 'Terminated', 'Cancelled'];
+
+/** Every query of the screen starts with this key, so one invalidation after an action refreshes them all. */
+export const WORKFLOW_KEY = 'workflow';
+
+export const workflowQueries = {
+  inbox: (api: ApiClient, box: 'todo' | 'done', pageIndex: number, pageSize: number) => ({
+    queryKey: [WORKFLOW_KEY, 'tasks', box, pageIndex, pageSize],
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Page<WorkflowTask>>(`${WORKFLOW}/tasks/${box}`, { pageIndex, pageSize }, signal),
+  }),
+  task: (api: ApiClient, taskId: string) => ({
+    queryKey: [WORKFLOW_KEY, 'task', taskId],
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<WorkflowTask>(`${WORKFLOW}/tasks/${encodeURIComponent(taskId)}`, undefined, signal),
+  }),
+  progress: (api: ApiClient, instanceId: string) => ({
+    queryKey: [WORKFLOW_KEY, 'progress', instanceId],
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.get<InstanceProgress>(`${WORKFLOW}/runtime/instances/${encodeURIComponent(instanceId)}/progress`, undefined, signal),
+  }),
+  summary: (api: ApiClient, instanceId: string) => ({
+    queryKey: [WORKFLOW_KEY, 'summary', instanceId],
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.get<HistorySummary>(`${WORKFLOW}/history/instances/${encodeURIComponent(instanceId)}`, undefined, signal),
+  }),
+  timeline: (api: ApiClient, instanceId: string, pageIndex: number, pageSize: number) => ({
+    queryKey: [WORKFLOW_KEY, 'timeline', instanceId, pageIndex, pageSize],
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.get<Page<TimelineEvent>>(`${WORKFLOW}/history/instances/${encodeURIComponent(instanceId)}/timeline`, { pageIndex, pageSize }, signal),
+  }),
+  /** Versions are immutable: read once. */
+  version: (api: ApiClient, definitionId: string) => ({
+    queryKey: [WORKFLOW_KEY, 'version', definitionId],
+    queryFn: ({ signal }: { signal: AbortSignal }) =>
+      api.get<DefinitionVersion>(`${WORKFLOW}/definitions/versions/${encodeURIComponent(definitionId)}`, undefined, signal),
+    staleTime: Infinity,
+  }),
+};
+
+/** The four task actions and their routes (docs/runtime.md, Routes and permissions). */
+export const taskActions = {
+  complete: (api: ApiClient, taskId: string, body: { comment?: string; variables?: Record<string, unknown> }) =>
+    api.post<TaskDecision>(`${WORKFLOW}/runtime/tasks/${encodeURIComponent(taskId)}/complete`, body),
+  reject: (api: ApiClient, taskId: string, body: { comment?: string; target?: string }) =>
+    api.post<TaskDecision>(`${WORKFLOW}/runtime/tasks/${encodeURIComponent(taskId)}/reject`, body),
+  transfer: (api: ApiClient, taskId: string, body: { to: string; comment?: string }) =>
+    api.post<WorkflowTask>(`${WORKFLOW}/runtime/tasks/${encodeURIComponent(taskId)}/transfer`, body),
+  delegate: (api: ApiClient, taskId: string, body: { to: string; comment?: string }) =>
+    api.post<WorkflowTask>(`${WORKFLOW}/runtime/tasks/${encodeURIComponent(taskId)}/delegate`, body),
+  markRead: (api: ApiClient, taskId: string) => api.post<WorkflowTask>(`${WORKFLOW}/tasks/${encodeURIComponent(taskId)}/mark-read`),
+};
