@@ -22,8 +22,9 @@ module.exports = {
   roots: projectRoot ? [`<rootDir>/${projectRoot}`] : ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools', '<rootDir>/bench'],
   ...kind,
   transform: { '^.+\\.(t|j|mj|cj)s$': '<rootDir>/tools/jest/esm-interop-transformer.js' },
-  // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest.
-  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer)/)'],
+  // Nest 12 and a few of its companions are ESM-only: they are compiled to CommonJS for Jest (and
+  // oidc-provider, the issuer the console's single sign-on spec runs in its own process).
+  transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer|oidc-provider)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.js',

@@ -46,12 +46,13 @@ export class ConsoleBrowser {
     private readonly dataDir: string,
   ) {}
 
-  static async start(): Promise<ConsoleBrowser> {
+  /** `env` overrides the platform's environment (see `start` in standalone-process). */
+  static async start(env: Record<string, string> = {}): Promise<ConsoleBrowser> {
     const build = spawnSync(process.execPath, [join(root, 'tools/build-console.mjs')], { cwd: root, encoding: 'utf8' });
     if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}${build.stderr}`);
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
     const dataDir = mkdtempSync(join(tmpdir(), 'lp-console-'));
-    const platform = await start(dataDir);
+    const platform = await start(dataDir, env);
     try {
       const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
       mkdirSync(SCREENSHOT_DIR, { recursive: true });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express from 'express';
-import { ConfigOf, declareConfig } from '@lp/platform/config';
+import { ConfigOf, ConfigValidationError, declareConfig } from '@lp/platform/config';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
 import { staticFilesProblem } from './static-files-problem';
 
@@ -11,7 +11,8 @@ export const consoleHostConfig = declareConfig('console', {
   CONSOLE_OIDC_CLIENT_ID: {
     type: 'string',
     group: 'console',
-    description: "the console's public OIDC client at JWT_ISSUER (authorization code + PKCE); unset = sign-in by pasted token only",
+    description:
+      "the console's public OIDC client at JWT_ISSUER (authorization code + PKCE, no secret; redirect URI <console origin>/console/oidc/callback; needs JWT_JWKS_URI); unset = sign-in by pasted token only",
   },
   CONSOLE_OIDC_SCOPE: { type: 'string', group: 'console', description: 'scopes the console asks the issuer for', default: 'openid profile' },
 });
@@ -20,22 +21,62 @@ export type ConsoleHostConfig = ConfigOf<typeof consoleHostConfig>;
 
 export const CONSOLE_PREFIX = '/console';
 
+/** Where the issuer sends the browser back with the code (register it with the console's client). */
+export const CONSOLE_OIDC_CALLBACK_PATH = `${CONSOLE_PREFIX}/oidc/callback`;
+
 /** What `/console/config.json` tells the SPA: only public facts (issuer, public client id). */
 export interface ConsoleClientConfig {
   oidc?: { issuer: string; clientId: string; scope: string; audience: string };
 }
 
+/**
+ * The SPA's settings. Single sign-on is offered when the platform verifies an issuer's tokens
+ * (`JWT_JWKS_URI`) and a console client is set; the issuer is `JWT_ISSUER`, the value every token's
+ * `iss` must equal, which for an OIDC issuer is its URL (discovery lives below it).
+ *
+ * A client id the platform cannot honour fails the boot instead of offering a sign-on that cannot
+ * work: without `JWT_JWKS_URI` the platform accepts only its own HS256 tokens, and an issuer that is
+ * not an https URL (http only on this machine's loopback, for development) cannot be discovered, or
+ * would carry codes and tokens in clear.
+ */
 export function consoleClientConfig(
   config: ConsoleHostConfig,
   identity: { JWT_JWKS_URI?: string; JWT_ISSUER: string; JWT_AUDIENCE: string },
 ): ConsoleClientConfig {
-  if (!identity.JWT_JWKS_URI || !config.CONSOLE_OIDC_CLIENT_ID) return {};
+  if (!config.CONSOLE_OIDC_CLIENT_ID) return {};
+  if (!identity.JWT_JWKS_URI) {
+    throw new ConfigValidationError('console', [
+      {
+        key: 'CONSOLE_OIDC_CLIENT_ID',
+        problem: "single sign-on needs JWT_JWKS_URI (the issuer's keys); with JWT_SECRET the platform accepts only its own tokens",
+      },
+    ]);
+  }
+  const issuerProblem = oidcIssuerProblem(identity.JWT_ISSUER);
+  if (issuerProblem) throw new ConfigValidationError('console', [{ key: 'JWT_ISSUER', problem: `with CONSOLE_OIDC_CLIENT_ID set, ${issuerProblem}` }]);
   return { oidc: { issuer: identity.JWT_ISSUER, clientId: config.CONSOLE_OIDC_CLIENT_ID, scope: config.CONSOLE_OIDC_SCOPE, audience: identity.JWT_AUDIENCE } };
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** Why `issuer` cannot be an OIDC issuer identifier (OIDC Discovery §2, RFC 8414 §2), or undefined. */
+function oidcIssuerProblem(issuer: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    return `the issuer "${issuer}" must be the issuer's URL`;
+  }
+  if (url.search || url.hash || issuer.includes('#')) return `the issuer "${issuer}" must have no query or fragment`;
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  return `the issuer "${issuer}" must be an https URL (http only on localhost, for development)`;
 }
 
 /**
  * The console's security headers. The SPA talks to the platform's own origin and to the OIDC
- * issuer only; nothing frames it; no inline script runs.
+ * issuer only (discovery and the token endpoint, answered by the issuer's origin); nothing frames
+ * it; no inline script runs.
  */
 function securityHeaders(client: ConsoleClientConfig): Record<string, string> {
   const issuer = client.oidc ? ` ${new URL(client.oidc.issuer).origin}` : '';
