@@ -24,7 +24,14 @@ export function DeadLetterList() {
     replayed: replayedParam === 'true' || replayedParam === 'false' ? replayedParam : undefined,
     subscriptionId: params.get('subscriptionId') ?? undefined,
   };
-  const [draft, setDraft] = useState({ replayed: filter.replayed ?? '', subscriptionId: filter.subscriptionId ?? '' });
+  const applied = { replayed: filter.replayed ?? '', subscriptionId: filter.subscriptionId ?? '' };
+  const [draft, setDraft] = useState(applied);
+  // The fields follow the address when it changes under them (a link, the back button).
+  const [draftOf, setDraftOf] = useState(params.toString());
+  if (draftOf !== params.toString()) {
+    setDraftOf(params.toString());
+    setDraft(applied);
+  }
   const page = useDeadLetterPage(filter);
   const problem = page.error ? asProblem(page.error) : undefined;
   const replay = useReplay();

@@ -20,7 +20,14 @@ export function SubscriptionList() {
     isActive: active === 'true' || active === 'false' ? active : undefined,
     eventType: params.get('eventType') ?? undefined,
   };
-  const [draft, setDraft] = useState({ isActive: filter.isActive ?? '', eventType: filter.eventType ?? '' });
+  const applied = { isActive: filter.isActive ?? '', eventType: filter.eventType ?? '' };
+  const [draft, setDraft] = useState(applied);
+  // The fields follow the address when it changes under them (a tab, the back button).
+  const [draftOf, setDraftOf] = useState(params.toString());
+  if (draftOf !== params.toString()) {
+    setDraftOf(params.toString());
+    setDraft(applied);
+  }
   const page = useSubscriptionPage(filter);
   const problem = page.error ? asProblem(page.error) : undefined;
 
