@@ -1,0 +1,103 @@
+/**
+ * The webhook-dispatcher's shapes as its routes answer them (OpenAPI `/openapi/webhook-dispatcher.json`;
+ * libs/services/webhook-dispatcher/docs/subscriptions.md and deliveries.md).
+ */
+
+/** A subscription as every route returns it: never its secret, only the secret's fingerprint. */
+export interface Subscription {
+  id: string;
+  callbackUrl: string;
+  eventTypes: string[];
+  description: string | null;
+  isActive: boolean;
+  /** Why the dispatcher turned it off (`gone`: the receiver answered 410). */
+  deactivatedReason: string | null;
+  /** Null: the dispatcher default. */
+  maxRetries: number | null;
+  effectiveMaxRetries: number;
+  secretFingerprint: string;
+  previousSecretFingerprint: string | null;
+  previousSecretExpiresAt: string | null;
+  revision: number;
+  createdAt: string;
+  createdBy: string;
+  updatedAt: string;
+  updatedBy: string;
+}
+
+/** Create and rotate: the subscription and its new signing secret, in that answer only. */
+export interface SubscriptionWithSecret extends Subscription {
+  secret: string;
+}
+
+/** The body of create; PATCH takes any of these (at least one). */
+export interface SubscriptionBody {
+  callbackUrl?: string;
+  eventTypes?: string[];
+  description?: string | null;
+  isActive?: boolean;
+  maxRetries?: number | null;
+}
+
+/** One attempt in a subscription's delivery log. */
+export interface DeliveryAttempt {
+  id: string;
+  deliveryId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attemptNumber: number;
+  outcome: 'succeeded' | 'failed';
+  httpStatusCode: number | null;
+  responseBody: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  latencyMs: number;
+  deliveredAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'dead' | 'cancelled';
+
+/** One event for one subscription, and where it stands. */
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  kind: 'event' | 'ping';
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  occurredAt: string;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** A delivery whose retries ran out (or whose receiver answered 410). */
+export interface DeadLetter {
+  id: string;
+  deliveryId: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  reason: 'RetriesExhausted' | 'SubscriptionGone' | string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: string;
+  replayedAt: string | null;
+  replayedBy: string | null;
+}
+
+/** What a ping's one attempt came to (200 even when the receiver failed). */
+export interface PingResult {
+  deliveryId: string;
+  eventType: string;
+  succeeded: boolean;
+  httpStatusCode: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  latencyMs: number;
+}
