@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONSOLE_PREFIX } from '@lp/platform/runtime';
 import { fleetServices } from '@lp/fleet';
-import sharedSources from '../../apps/console/web/shared-sources.json';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
@@ -43,6 +42,8 @@ function parse(yamlText: string, kubernetes = false): Json[] {
 }
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
 
+/** Files outside the console's folder that its build imports (the image's console stage copies them). */
+const sharedSources = JSON.parse(readFileSync(join(root, 'apps/console/web/shared-sources.json'), 'utf8')) as Record<string, string>;
 /** The admin console's app: its own Deployment and route, and none of the data tier. */
 const consoleApp = { name: 'console', routePrefixes: [CONSOLE_PREFIX] };
 /** Every app of the fleet behind the edge: the services, then the console. */
