@@ -1,8 +1,97 @@
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { asProblem } from '../../api/problem';
 import { ScreenTitle } from '../../ui/kit';
 import type { ScreenDefinition } from '../screen';
+import { useCatalogHints } from './catalog-hints';
+import { DecisionPanel } from './DecisionPanel';
+import { FlipSummary } from './FlipSummary';
+import { listChanges } from './overlay-changes';
+import { OverlayEditor } from './OverlayEditor';
+import { isAskable, overlayFromParams, overlayIsEmpty, PolicyOverlay, Question, questionFromParams, whyParams } from './question';
+import { QuestionForm } from './QuestionForm';
+import { ReplayPanel } from './ReplayPanel';
+import { SIMULATION_KEY, useSimulation } from './simulation-api';
+import './why.css';
 
+/**
+ * Why?: the permission simulator. A question (subject, action, resource) is answered by
+ * `POST /permission-simulation/evaluate` with every evaluator's verdict and reason; proposed changes
+ * (the overlay) are answered beside it before anything is saved. The question and the changes live
+ * in the URL, so a link (the Audit screen's "Explain") opens a given question with its answer.
+ */
 function WhyScreen() {
-  return <ScreenTitle>Why?</ScreenTitle>;
+  const [params, setParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const asked = useMemo(() => questionFromParams(params), [params]);
+  const { overlay, invalid } = useMemo(() => overlayFromParams(params), [params]);
+  const hints = useCatalogHints();
+  const askable = isAskable(asked);
+  const hasChanges = !overlayIsEmpty(overlay);
+  const saved = useSimulation(asked, undefined, askable);
+  const withChanges = useSimulation(asked, overlay, askable && hasChanges);
+
+  const ask = (question: Question) => {
+    const next = whyParams(question, overlay);
+    // The same question again is asked again: policy may have changed since (that is the point).
+    if (next.toString() === params.toString()) void queryClient.invalidateQueries({ queryKey: SIMULATION_KEY });
+    else setParams(next);
+  };
+  const changeOverlay = (next: PolicyOverlay) => setParams(whyParams(asked, next));
+
+  return (
+    <section className="why">
+      <ScreenTitle>Why?</ScreenTitle>
+      <p className="why-meaning">
+        Ask whether a subject of your tenant may do an action on a resource, and see every evaluator&apos;s verdict and reason. Answers are computed on the
+        saved policy as the decision service would, and nothing is written, cached or audited.
+      </p>
+      <QuestionForm asked={asked} hints={hints} problem={saved.error ? asProblem(saved.error) : undefined} busy={saved.isFetching} onAsk={ask} />
+      {invalid ? (
+        <p className="notice" role="note">
+          The link&apos;s proposed changes could not be read (the <code>overlay</code> parameter is not a JSON object); the question is answered without them.
+        </p>
+      ) : null}
+      {askable ? (
+        <>
+          {hasChanges ? <FlipSummary saved={saved.data} withChanges={withChanges.data} /> : null}
+          <div className={hasChanges ? 'why-answers why-answers-compare' : 'why-answers'}>
+            <DecisionPanel title="Saved policy" testId="saved" answer={saved.data} error={saved.error} fetching={saved.isFetching} />
+            {hasChanges ? (
+              <DecisionPanel
+                title="With proposed changes"
+                testId="with-changes"
+                answer={withChanges.data}
+                error={withChanges.error}
+                fetching={withChanges.isFetching}
+              >
+                <ul className="why-applied" aria-label="Changes applied">
+                  {listChanges(overlay).map((change) => (
+                    <li key={change.key}>{change.text}</li>
+                  ))}
+                </ul>
+              </DecisionPanel>
+            ) : null}
+          </div>
+          <OverlayEditor
+            key={asked.subject}
+            overlay={overlay}
+            onChange={changeOverlay}
+            defaultSubject={asked.subject}
+            hints={hints}
+            problem={withChanges.error ? asProblem(withChanges.error) : undefined}
+          />
+          {hasChanges ? <ReplayPanel key={JSON.stringify(overlay)} overlay={overlay} /> : null}
+        </>
+      ) : (
+        <p className="notice" role="note">
+          Name a subject, an action, a module and a resource type, then press Ask. Example: may <code>bob</code> <code>View</code> <code>authorization</code>/
+          <code>role</code>?
+        </p>
+      )}
+    </section>
+  );
 }
 
 export const whyScreen: ScreenDefinition = { path: 'why', label: 'Why?', needs: ['authorization.permission-simulation.view'], component: WhyScreen };

@@ -1,0 +1,192 @@
+import { FormEvent } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import type { Page } from '../../api/client';
+import { asProblem } from '../../api/problem';
+import { useSession } from '../../api/session';
+import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
+import { EvaluationsTable, outcomeClass } from '../why/DecisionPanel';
+import { whyLink } from '../why/question';
+import { AuditedDecision, DECISIONS, OUTCOMES } from './audit-api';
+import { PageSizeSelect, TimeRangeFields } from './FilterParts';
+import { useSyncedDraft } from '../why/use-synced-draft';
+import { fromLocalInput, toLocalInput, useUrlFilters } from './url-filters';
+
+const FILTERS = ['subject', 'outcome', 'from', 'to'] as const;
+type Filters = Record<(typeof FILTERS)[number], string>;
+
+function resourceText(decision: AuditedDecision): string {
+  const base = `${decision.module}/${decision.resourceType}`;
+  return decision.resourceId ? `${base} #${decision.resourceId}` : base;
+}
+
+function who(decision: AuditedDecision): string {
+  if (decision.callerKind === 'application') return `${decision.subject} (application${decision.clientId ? ` ${decision.clientId}` : ''})`;
+  if (decision.callerKind === 'delegated') return `${decision.subject} (by ${decision.actor ?? 'a delegate'})`;
+  return decision.subject;
+}
+
+/** The audited request's question for the Why? screen (its facts as they were recorded). */
+function explainLink(decision: AuditedDecision): string {
+  const fact = (key: string) => {
+    const value = decision.resourceFacts[key];
+    return value === undefined || value === null ? '' : String(value);
+  };
+  return whyLink({
+    subject: decision.subject,
+    action: decision.action,
+    module: decision.module,
+    resourceType: decision.resourceType,
+    resourceId: decision.resourceId ?? '',
+    status: fact('status'),
+    amount: fact('amount'),
+    sensitivity: fact('sensitivity'),
+    owner: fact('owner'),
+    officeId: fact('officeId'),
+  });
+}
+
+/**
+ * The tenant's authorization decisions, newest first, filtered by subject, outcome and time window
+ * (what the route takes) and paged. Each row keeps the evaluators' verdicts as recorded, and links
+ * to Why? with the same question asked on today's policy.
+ */
+export function DecisionAudit() {
+  const { api } = useSession();
+  const { filters, pageIndex, pageSize, setFilters, setPage, setPageSize } = useUrlFilters(FILTERS);
+  const decisions = useQuery({
+    queryKey: ['audit', 'decisions', filters, pageIndex, pageSize],
+    queryFn: ({ signal }) =>
+      api.get<Page<AuditedDecision>>(
+        DECISIONS,
+        { subject: filters.subject, outcome: filters.outcome, from: filters.from, to: filters.to, pageIndex, pageSize },
+        signal,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  const problem = decisions.error ? asProblem(decisions.error) : undefined;
+
+  return (
+    <>
+      <DecisionFilters applied={filters} onApply={setFilters} problem={problem} pageSize={pageSize} onPageSize={setPageSize} />
+      {decisions.isFetching ? <Busy label="Loading decisions…" /> : null}
+      <ProblemMessage error={decisions.error} />
+      {decisions.data ? (
+        decisions.data.items.length === 0 ? (
+          <p className="notice">No decision matches these filters.</p>
+        ) : (
+          <table className="audit-table">
+            <caption>Decisions, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Decided</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Action</th>
+                <th scope="col">Resource</th>
+                <th scope="col">Outcome</th>
+                <th scope="col">Explanation</th>
+              </tr>
+            </thead>
+            <tbody>
+              {decisions.data.items.map((decision) => (
+                <tr key={decision.decisionId} data-testid="decision-row">
+                  <td>{formatTime(decision.decidedAt)}</td>
+                  <td>{who(decision)}</td>
+                  <td>{decision.action}</td>
+                  <td>{resourceText(decision)}</td>
+                  <td>
+                    <span className={outcomeClass(decision.outcome)}>{decision.outcome}</span>
+                    {decision.cached ? <span className="audit-tag">cached</span> : null}
+                    {decision.failure ? (
+                      <div>
+                        failed closed: <code>{decision.failure}</code>
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>
+                    <details>
+                      <summary>Recorded verdicts</summary>
+                      <EvaluationsTable evaluations={decision.evaluations} caption={`Evaluators at ${formatTime(decision.decidedAt)}`} />
+                      <small>
+                        Decision {decision.decisionId}
+                        {decision.correlationId ? ` · correlation ${decision.correlationId}` : ''} · {decision.latencyMs} ms
+                      </small>
+                    </details>
+                    {decision.callerKind === 'application' ? (
+                      <small>Applications are decided by scope; the simulator asks for users.</small>
+                    ) : (
+                      <Link to={explainLink(decision)} aria-label={`Explain now: ${decision.subject} ${decision.action} ${resourceText(decision)}`}>
+                        Explain now
+                      </Link>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      ) : null}
+      <Pager page={decisions.data} onPage={setPage} label="Decisions" />
+    </>
+  );
+}
+
+function DecisionFilters({
+  applied,
+  onApply,
+  problem,
+  pageSize,
+  onPageSize,
+}: {
+  applied: Filters;
+  onApply: (filters: Filters) => void;
+  problem: ReturnType<typeof asProblem> | undefined;
+  pageSize: number;
+  onPageSize: (size: number) => void;
+}) {
+  const [draft, setDraft] = useSyncedDraft(applied, JSON.stringify(applied), (filters) => ({
+    ...filters,
+    from: toLocalInput(filters.from),
+    to: toLocalInput(filters.to),
+  }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply({ ...draft, from: fromLocalInput(draft.from), to: fromLocalInput(draft.to) });
+  };
+  const clear = () => onApply({ subject: '', outcome: '', from: '', to: '' });
+  return (
+    <form className="audit-filters" onSubmit={submit} noValidate aria-label="Filter decisions">
+      <div className="form-row">
+        <Field label="Subject" errors={problem?.field('subject') ?? []}>
+          {(id, describedBy) => (
+            <input
+              id={id}
+              aria-describedby={describedBy}
+              value={draft.subject}
+              onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+              autoComplete="off"
+            />
+          )}
+        </Field>
+        <Field label="Outcome" errors={problem?.field('outcome') ?? []}>
+          {(id, describedBy) => (
+            <select id={id} aria-describedby={describedBy} value={draft.outcome} onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}>
+              <option value="">Any</option>
+              {OUTCOMES.map((outcome) => (
+                <option key={outcome}>{outcome}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <TimeRangeFields from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} problem={problem} />
+        <PageSizeSelect value={pageSize} onChange={onPageSize} problem={problem} />
+      </div>
+      <div className="audit-filter-actions">
+        <button type="submit">Apply filters</button>
+        <button type="button" className="secondary" onClick={clear}>
+          Clear filters
+        </button>
+      </div>
+    </form>
+  );
+}
