@@ -42,7 +42,11 @@ export function start(dataDir: string, env: Record<string, string> = {}): Promis
   });
   let out = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ready line within 60 s:\n${out}`)), 60_000);
+    // A platform that never gets ready is stopped, not left running: the caller has nothing to stop.
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`no ready line within 60 s:\n${out}`));
+    }, 60_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const [, baseUrl] = /ready: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out) ?? [];
