@@ -14,10 +14,10 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { CONSOLE_PREFIX, ensureSigningSecret, FleetSupervisor, platformConfig } from '@lp/platform/runtime';
-import { fleetServices } from '@lp/fleet';
+import { fleetConsole, fleetServices } from '@lp/fleet';
 
 /** The console's app (apps/console/src/main.ts): not a ServiceDefinition, it has no schema, queue or cache. */
-const CONSOLE = 'console';
+const CONSOLE = fleetConsole.name;
 const root = resolve(__dirname, '..');
 const config = platformConfig.load();
 const env: NodeJS.ProcessEnv = {

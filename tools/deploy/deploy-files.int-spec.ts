@@ -2,8 +2,7 @@ import { spawnSync, SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONSOLE_PREFIX } from '@lp/platform/runtime';
-import { fleetServices } from '@lp/fleet';
+import { fleetConsole, fleetServices } from '@lp/fleet';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
@@ -45,7 +44,7 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 /** Files outside the console's folder that its build imports (the image's console stage copies them). */
 const sharedSources = JSON.parse(readFileSync(join(root, 'apps/console/web/shared-sources.json'), 'utf8')) as Record<string, string>;
 /** The admin console's app: its own Deployment and route, and none of the data tier. */
-const consoleApp = { name: 'console', routePrefixes: [CONSOLE_PREFIX] };
+const consoleApp = fleetConsole;
 /** Every app of the fleet behind the edge: the services, then the console. */
 const fleetApps = [...fleetServices.map(({ name, routePrefixes }) => ({ name, routePrefixes })), consoleApp];
 /** What the console is never given: it holds no data and calls nothing. */

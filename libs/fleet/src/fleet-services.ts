@@ -1,4 +1,4 @@
-import { ServiceDefinition } from '@lp/platform/runtime';
+import { CONSOLE_PREFIX, ServiceDefinition } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { caseManagementService } from '@lp/service/case-management';
 import { mcpGatewayService } from '@lp/service/mcp-gateway';
@@ -22,3 +22,9 @@ export const fleetServices: ServiceDefinition[] = [
   workflowEngineService,
   webhookDispatcherService,
 ];
+
+/**
+ * The admin console's app (`apps/console`), deployed beside the services behind the same edge. It is
+ * no `ServiceDefinition`: no schema, queue, jobs or secret; static files, health and metrics only.
+ */
+export const fleetConsole = { name: 'console', routePrefixes: [CONSOLE_PREFIX] } as const;

@@ -7,7 +7,7 @@ import { Pool } from 'pg';
 import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
-import { fleetServices } from '@lp/fleet';
+import { fleetConsole, fleetServices } from '@lp/fleet';
 
 /** The repository root (where `tools/run.mjs` lives). */
 const root = resolve(__dirname, '../../../..');
@@ -43,7 +43,7 @@ export interface FleetProcessesOptions {
 }
 
 /** The admin console's app of the fleet (apps/console/src/main.ts): not a service definition, it holds no data. */
-export const CONSOLE_APP = 'console';
+export const CONSOLE_APP = fleetConsole.name;
 
 /** What the console is never given: it serves files and talks to no database, broker or cache, and signs nothing. */
 const NOT_FOR_THE_CONSOLE = ['DATABASE_URL', 'AMQP_URL', 'AMQP_PREFIX', 'REDIS_URL', 'REDIS_KEY_PREFIX', 'JWT_SECRET', 'WEBHOOK_SECRET_KEY'];
