@@ -84,9 +84,10 @@ describe('ConnectorRegistry', () => {
     await expect(adapter?.invoke('recognize', { image: '' })).rejects.toMatchObject({ code: 'Connector.Unavailable', status: 503 });
   });
 
-  it('detects SDKs with the real resolver: this build does not ship playwright-core, so the crawler fails closed', () => {
-    const registry = new ConnectorRegistry({ CONNECTOR_CRAWLER_PROVIDER: 'playwright' });
-    expect(entryOf(registry, 'Crawler')).toMatchObject({ status: 'Unavailable', adapterImplementation: 'UnavailableConnector' });
+  it('detects SDKs with the real resolver: tesseract.js is not installed, so OCR fails closed', () => {
+    // (playwright-core is installed here, for the console's browser tests, but not in the image.)
+    const registry = new ConnectorRegistry({ CONNECTOR_OCR_PROVIDER: 'tesseract' });
+    expect(entryOf(registry, 'Ocr')).toMatchObject({ status: 'Unavailable', adapterImplementation: 'UnavailableConnector' });
   });
 
   it('an installed SDK is loaded once and gives the provider adapter', () => {
