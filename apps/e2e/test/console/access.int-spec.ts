@@ -66,11 +66,16 @@ describe('admin console: Access', () => {
     await page.getByRole('checkbox', { name: 'Only granted' }).check();
     expect(await page.getByRole('list', { name: 'Permission tree of console-reader' }).getByRole('checkbox').count()).toBe(1);
 
+    const members = page.getByRole('table', { name: 'Members of console-reader' });
+    await members.getByText('Nobody holds console-reader yet.').waitFor();
     await page.getByLabel('Subject id').fill('alice');
     await page.getByRole('button', { name: 'Assign role' }).click();
     await page.getByText('Assigned console-reader to alice.').waitFor();
-    const aliceRow = page.getByRole('row', { name: /alice/ });
-    await aliceRow.getByText('Yes').waitFor();
+    // The members list (GET /roles/{id}/members) shows her, with who assigned the role.
+    const aliceRow = members.getByRole('row', { name: /alice/ });
+    await aliceRow.waitFor();
+    expect(await aliceRow.getByRole('cell').nth(1).textContent()).toBe('admin');
+    await page.getByRole('navigation', { name: 'Members pages' }).getByText('Page 1 of 1 · 1 in all').waitFor();
     expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
     await consoleBrowser.screenshot(page, '12-access-role-detail');
 
@@ -100,12 +105,57 @@ describe('admin console: Access', () => {
     await aliceRow.getByRole('button', { name: 'Revoke console-reader from alice' }).click();
     await aliceRow.getByRole('button', { name: 'Yes, revoke from alice' }).click();
     await page.getByText('Revoked console-reader from alice.').waitFor();
-    await aliceRow.getByText('No', { exact: true }).waitFor();
+    await aliceRow.waitFor({ state: 'detached' });
+    await members.getByText('Nobody holds console-reader yet.').waitFor();
     await permission.uncheck();
     await page.getByText('Revoked authorization.role.view from console-reader.').waitFor();
     const after = await consoleBrowser.api<{ items: unknown[] }>(consoleBrowser.adminToken, 'GET', `/api/authorization/users/alice/roles`);
     expect(after.body.items).toEqual([]);
   }, 45_000);
+
+  it('opens a role by its address and pages and searches its members; an unknown id is named as such', async () => {
+    const role = await consoleBrowser.api<{ id: string }>(consoleBrowser.adminToken, 'POST', '/api/authorization/roles', { name: 'case-team' });
+    expect(role.status).toBe(201);
+    const subjects = Array.from({ length: 23 }, (_, i) => `member-${String(i + 1).padStart(2, '0')}`);
+    for (const subject of subjects) {
+      expect((await consoleBrowser.api(consoleBrowser.adminToken, 'POST', `/api/authorization/users/${subject}/roles/${role.body.id}`)).status).toBe(204);
+    }
+
+    // Straight to the role's address: one GET /roles/{id}, no list to come from.
+    const page = await openAccess(consoleBrowser.adminToken, `roles/${role.body.id}`);
+    await page.getByRole('heading', { name: 'Role case-team' }).waitFor();
+    const members = page.getByRole('table', { name: 'Members of case-team' });
+    const pager = page.getByRole('navigation', { name: 'Members pages' });
+    await pager.getByText('Page 1 of 2 · 23 in all').waitFor();
+    const shown = async () => (await members.getByRole('rowheader').allTextContents()).map((text) => text.trim());
+    expect(await shown()).toEqual(subjects.slice(0, 20));
+    expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+    await consoleBrowser.screenshot(page, '18-access-role-members');
+
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await pager.getByText('Page 2 of 2 · 23 in all').waitFor();
+    await members.getByRole('rowheader', { name: 'member-23' }).waitFor();
+    expect(await shown()).toEqual(subjects.slice(20));
+    expect(page.url()).toContain('memberPage=1');
+
+    // The search is the API's (case-insensitive, contains), and starts again at the first page.
+    await page.getByLabel('Find members by subject').fill('BER-1');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await pager.getByText('Page 1 of 1 · 10 in all').waitFor();
+    expect(await shown()).toEqual(subjects.slice(9, 19));
+    expect(page.url()).toContain('memberSearch=BER-1');
+    expect(page.url()).not.toContain('memberPage');
+    await page.getByLabel('Find members by subject').fill('nobody');
+    await page.getByRole('button', { name: 'Find', exact: true }).click();
+    await members.getByText("No member's subject contains “nobody”.").waitFor();
+    await page.getByRole('button', { name: 'Show all members' }).click();
+    await pager.getByText('Page 1 of 2 · 23 in all').waitFor();
+
+    // An id the tenant does not have: the API's 404 becomes "No such role".
+    const missing = await openAccess(consoleBrowser.adminToken, 'roles/00000000-0000-4000-8000-000000000000');
+    await missing.getByRole('heading', { name: 'No such role' }).waitFor();
+    expect(await missing.getByRole('alert').count()).toBe(0);
+  }, 30_000);
 
   it("shows the form's checks and the API's answers beside the field: role names and a malformed ABAC rule", async () => {
     const page = await openAccess(consoleBrowser.adminToken, 'roles');

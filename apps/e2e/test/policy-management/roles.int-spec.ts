@@ -333,6 +333,110 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     });
   });
 
+  describe('GET /roles/{roleId}', () => {
+    it("answers one role of the caller's tenant in the list's shape", async () => {
+      const role = await createRole({ description: 'one of many', dataScope: 'office' });
+      const res = await admin().get(`${BASE}/roles/${role.id}`).expect(200);
+      const listed = (await admin().get(`${BASE}/roles?pageSize=100`).expect(200)).body.items.find((r: { id: string }) => r.id === role.id);
+      expect(res.body).toEqual(listed);
+      expect(res.body).toEqual({
+        id: role.id,
+        name: role.name,
+        description: 'one of many',
+        dataScope: 'office',
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      // An upper-case id names the same role, as on the other routes.
+      expect((await admin().get(`${BASE}/roles/${role.id.toUpperCase()}`).expect(200)).body.id).toBe(role.id);
+    });
+
+    it('answers 404 NotFound for an unknown, a malformed and a deleted role id', async () => {
+      const role = await createRole();
+      await admin().delete(`${BASE}/roles/${role.id}`).expect(204);
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', role.id]) {
+        const res = await admin().get(`${BASE}/roles/${id}`).expect(404);
+        expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+        expect(res.body.code).toBe('NotFound');
+      }
+    });
+  });
+
+  describe('GET /roles/{roleId}/members', () => {
+    type Member = { subject: string; assignedAt: string; assignedBy: string };
+    const members = async (roleId: string, query = '') => (await admin().get(`${BASE}/roles/${roleId}/members${query}`).expect(200)).body;
+    const subjectsOf = (page: { items: Member[] }) => page.items.map((m) => m.subject);
+
+    it('pages the subjects holding the role, ordered by subject, with when and by whom each was assigned', async () => {
+      const role = await createRole();
+      expect(await members(role.id)).toEqual({ items: [], pageIndex: 0, pageSize: 20, totalCount: 0 });
+      for (const subject of ['mia', 'ada', 'zoe', 'bea', 'c_y']) await assign(subject, role.id);
+      const first = await members(role.id, '?pageSize=2');
+      expect(first).toEqual({
+        items: [
+          { subject: 'ada', assignedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/), assignedBy: 'admin' },
+          { subject: 'bea', assignedAt: expect.any(String), assignedBy: 'admin' },
+        ],
+        pageIndex: 0,
+        pageSize: 2,
+        totalCount: 5,
+      });
+      expect(subjectsOf(await members(role.id, '?pageIndex=1&pageSize=2'))).toEqual(['c_y', 'mia']);
+      expect(subjectsOf(await members(role.id, '?pageIndex=2&pageSize=2'))).toEqual(['zoe']);
+      expect(await members(role.id, '?pageIndex=3&pageSize=2')).toMatchObject({ items: [], totalCount: 5 });
+      expect(subjectsOf(await members(role.id, '?pageSize=100'))).toEqual(['ada', 'bea', 'c_y', 'mia', 'zoe']);
+      // The binding's own time, not the role's.
+      const [row] = await platform.sql.query(`SELECT created_at FROM authz.user_role WHERE role_id = $1 AND subject = 'ada'`, [role.id]);
+      expect(first.items[0].assignedAt).toBe(new Date(row.created_at).toISOString());
+    });
+
+    it('finds subjects containing a text, case-insensitively, with % and _ taken literally', async () => {
+      const role = await createRole();
+      for (const subject of ['mia', 'ada', 'zoe', 'bea', 'c_y']) await assign(subject, role.id);
+      expect(await members(role.id, '?search=A')).toMatchObject({ totalCount: 3, items: [{ subject: 'ada' }, { subject: 'bea' }, { subject: 'mia' }] });
+      expect(subjectsOf(await members(role.id, '?search=A&pageIndex=1&pageSize=2'))).toEqual(['mia']);
+      expect(subjectsOf(await members(role.id, `?search=${encodeURIComponent(' _ ')}`))).toEqual(['c_y']);
+      expect(await members(role.id, '?search=%25')).toMatchObject({ items: [], totalCount: 0 });
+      expect(await members(role.id, '?search=nobody')).toMatchObject({ items: [], totalCount: 0 });
+    });
+
+    it('drops a revoked binding at once and follows a rename', async () => {
+      const role = await createRole();
+      for (const subject of ['pat', 'quinn', 'ros']) await assign(subject, role.id);
+      await admin().delete(`${BASE}/users/quinn/roles/${role.id}`).expect(204);
+      expect(await members(role.id)).toMatchObject({ totalCount: 2, items: [{ subject: 'pat' }, { subject: 'ros' }] });
+      await admin()
+        .put(`${BASE}/roles/${role.id}`)
+        .send({ name: `${role.name}-renamed` })
+        .expect(200);
+      expect(subjectsOf(await members(role.id))).toEqual(['pat', 'ros']);
+    });
+
+    it.each([
+      ['a page size over 100', '?pageSize=101'],
+      ['a page size of 0', '?pageSize=0'],
+      ['a negative page index', '?pageIndex=-1'],
+      ['a page index that is not a number', '?pageIndex=x'],
+      ['an empty search', '?search=%20%20'],
+      ['an overlong search', `?search=${'s'.repeat(256)}`],
+      ['an unknown parameter', '?subjectKind=user'],
+    ])('answers 400 Validation.Failed for %s', async (_what, query) => {
+      const role = await createRole();
+      const res = await admin().get(`${BASE}/roles/${role.id}/members${query}`).expect(400);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe('Validation.Failed');
+    });
+
+    it('answers 404 NotFound for an unknown, a malformed and a deleted role id', async () => {
+      const role = await createRole();
+      await assign('gil', role.id);
+      await admin().delete(`${BASE}/roles/${role.id}`).expect(204);
+      for (const id of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', role.id]) {
+        expect((await admin().get(`${BASE}/roles/${id}/members`).expect(404)).body.code).toBe('NotFound');
+      }
+    });
+  });
+
   describe('role permissions', () => {
     it('grants by code or by id idempotently, lists them with ids and codes, revokes with events and change-log rows', async () => {
       const role = await createRole();
@@ -617,6 +721,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     const permissionId = CatalogIds.permission(GUARDED_CODE);
     const routes: Array<[string, (c: ReturnType<PolicyTestPlatform['as']>) => request.Test]> = [
       ['GET /roles', (c) => c.get(`${BASE}/roles`)],
+      ['GET /roles/{id}', (c) => c.get(`${BASE}/roles/${roleId}`)],
+      ['GET /roles/{id}/members', (c) => c.get(`${BASE}/roles/${roleId}/members`)],
       ['POST /roles', (c) => c.post(`${BASE}/roles`).send({ name: 'denied-role' })],
       ['PUT /roles/{id}', (c) => c.put(`${BASE}/roles/${roleId}`).send({ name: 'denied-rename' })],
       ['DELETE /roles/{id}', (c) => c.delete(`${BASE}/roles/${roleId}`)],
@@ -650,6 +756,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       expectDenied(await platform.as('lee').post(`${BASE}/users/someone/roles/${grantOnly.id}`));
       await platform.as('lee').post(`${BASE}/roles/${grantOnly.id}/permissions`).send({ permissionCode: 'authorization.role.view' }).expect(204);
     });
+
+    it("a role's members need user-role.view, the role itself role.view: neither implies the other", async () => {
+      const [roleViewer, bindingViewer] = [await createRole(), await createRole()];
+      await grant(roleViewer.id, 'authorization.role.view');
+      await grant(bindingViewer.id, 'authorization.user-role.view');
+      await assign('rolf', roleViewer.id);
+      await assign('uma', bindingViewer.id);
+      await platform.as('rolf').get(`${BASE}/roles/${bindingViewer.id}`).expect(200);
+      expectDenied(await platform.as('rolf').get(`${BASE}/roles/${bindingViewer.id}/members`));
+      expect((await platform.as('uma').get(`${BASE}/roles/${bindingViewer.id}/members`).expect(200)).body.items).toEqual([
+        { subject: 'uma', assignedAt: expect.any(String), assignedBy: 'admin' },
+      ]);
+      expectDenied(await platform.as('uma').get(`${BASE}/roles/${bindingViewer.id}`));
+    });
   });
 
   describe('tenant isolation: another tenant’s ids behave like unknown ones', () => {
@@ -668,6 +788,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
         ann.get(`${BASE}/roles/${role.id}/permissions`),
         ann.post(`${BASE}/roles/${role.id}/permissions`).send({ permissionCode: GUARDED_CODE }),
         ann.delete(`${BASE}/roles/${role.id}/permissions/${permissionId}`),
+        ann.get(`${BASE}/roles/${role.id}`),
+        ann.get(`${BASE}/roles/${role.id}/members`),
       ]);
       for (const res of answers) {
         expect(res.status).toBe(404);
@@ -680,6 +802,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       // bob2 of acme is someone else: default's binding does not reach him.
       expectDenied(await platform.as('bob2', 'acme').get(GUARDED));
       await platform.as('bob2').get(GUARDED).expect(200);
+    });
+
+    it("lists only the tenant's own bindings: the same subject bound in two tenants appears once in each", async () => {
+      const ann = platform.as('ann', 'acme');
+      const ours = await createRole();
+      const theirs = (await ann.post(`${BASE}/roles`).send({ name: ours.name }).expect(201)).body as { id: string };
+      await assign('sam', ours.id);
+      await assign('tia', ours.id);
+      await ann.post(`${BASE}/users/sam/roles/${theirs.id}`).expect(204);
+      await ann.post(`${BASE}/users/ulf/roles/${theirs.id}`).expect(204);
+      const subjects = (page: { items: Array<{ subject: string; assignedBy: string }> }) => page.items.map((m) => `${m.subject} by ${m.assignedBy}`);
+      expect(subjects((await admin().get(`${BASE}/roles/${ours.id}/members`).expect(200)).body)).toEqual(['sam by admin', 'tia by admin']);
+      expect(subjects((await ann.get(`${BASE}/roles/${theirs.id}/members`).expect(200)).body)).toEqual(['sam by ann', 'ulf by ann']);
+      expect((await admin().get(`${BASE}/roles/${theirs.id}/members`).expect(404)).body.code).toBe('NotFound');
+      expect((await admin().get(`${BASE}/roles/${theirs.id}`).expect(404)).body.code).toBe('NotFound');
     });
   });
 });

@@ -21,6 +21,13 @@ export class RolesController {
     return this.roles.list(caller.tenantId, page);
   }
 
+  @Get(':roleId')
+  @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.View })
+  @ApiOkResponse({ type: RoleResponse })
+  get(@Caller() caller: TrustedCaller, @Param('roleId') roleId: string): Promise<RoleResponse> {
+    return this.roles.get(caller.tenantId, roleId);
+  }
+
   @Post()
   @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.Create })
   @ApiCreatedResponse({ type: RoleResponse })

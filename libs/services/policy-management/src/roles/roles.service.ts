@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorizationEvent, EventTypes, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
+import { AuthorizationEvent, EventTypes, NotFoundError, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
 import { Page, pageOf, PageQuery } from '@lp/platform/http';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
@@ -8,6 +8,7 @@ import { RoleEntity } from '../policy-store/entities/role.entity';
 import { PgErrorCode, sqlState } from '@lp/platform/persistence';
 import { isProtectedRole } from './protected-role';
 import { RoleRepository } from './role.repository';
+import { requireUuid } from './path-params';
 import { lockRole } from './role-lookup';
 import { RoleNameTakenError, RoleProtectedError } from './roles.errors';
 
@@ -23,6 +24,13 @@ export class RolesService {
   async list(tenantId: string, page: PageQuery): Promise<Page<RoleResponse>> {
     const [rows, total] = await this.repository.list(tenantId, page);
     return pageOf(rows.map(RoleResponse.of), total, page);
+  }
+
+  /** One role of the tenant; unknown, another tenant's and malformed ids are all 404. */
+  async get(tenantId: string, roleId: string): Promise<RoleResponse> {
+    const role = await this.repository.find(tenantId, requireUuid(roleId, 'Role'));
+    if (!role) throw new NotFoundError('Role');
+    return RoleResponse.of(role);
   }
 
   async create(caller: TrustedCaller, dto: SaveRoleDto): Promise<RoleResponse> {

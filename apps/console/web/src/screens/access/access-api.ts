@@ -1,4 +1,5 @@
 import type { ApiClient, Page } from '../../api/client';
+import { ApiProblem } from '../../api/problem';
 
 /**
  * The policy-management routes the Access screen calls (all under `/api/authorization`, see
@@ -9,7 +10,7 @@ export const BASE = '/api/authorization';
 
 /** Page size of the screen's lists; the API takes 1..100. */
 export const PAGE_SIZE = 20;
-/** Page size when the screen needs a whole list (a role's permissions, a subject's roles). */
+/** Page size when the screen needs a whole list (a role's permissions, every role for a name search). */
 const FULL_PAGE = 100;
 /** Bound on the pages read to gather a whole list (100 × 50 = 5 000 rows): the screen never loops on. */
 const MAX_PAGES = 50;
@@ -40,6 +41,13 @@ export interface RolePermission {
   resource: string;
   action: string;
   grantedAt: string;
+}
+
+/** A subject holding a role (`GET /roles/{roleId}/members`). */
+export interface RoleMember {
+  subject: string;
+  assignedAt: string;
+  assignedBy: string;
 }
 
 export interface PermissionTreeAction {
@@ -107,7 +115,8 @@ export const accessKeys = {
   role: (roleId: string) => ['access', 'roles', 'one', roleId] as const,
   rolePermissions: (roleId: string) => ['access', 'role-permissions', roleId] as const,
   permissionTree: () => ['access', 'permission-tree'] as const,
-  userRoles: (subject: string) => ['access', 'user-roles', subject] as const,
+  roleMembers: (roleId: string) => ['access', 'role-members', roleId] as const,
+  roleMemberPage: (roleId: string, pageIndex: number, search: string) => ['access', 'role-members', roleId, pageIndex, search] as const,
   features: () => ['access', 'features'] as const,
   abacRules: () => ['access', 'abac-rules'] as const,
   abacRulePage: (pageIndex: number) => ['access', 'abac-rules', pageIndex] as const,
@@ -135,14 +144,14 @@ export function listRoles(api: ApiClient, pageIndex: number, signal?: AbortSigna
   return api.get<Page<Role>>(`${BASE}/roles`, { pageIndex, pageSize: PAGE_SIZE }, signal);
 }
 
-/**
- * One role by id. The API has no `GET /roles/{roleId}`, so the screen reads the pages of `GET /roles`
- * until it finds it (the list is cached when the user came from it, so this runs only on a direct
- * address or a reload). `null` when no page holds it.
- */
-export async function findRole(api: ApiClient, roleId: string, signal?: AbortSignal): Promise<Role | null> {
-  const { items } = await readAll<Role>(api, `${BASE}/roles`, signal);
-  return items.find((role) => role.id === roleId) ?? null;
+/** One role by id (`GET /roles/{roleId}`); `null` when the tenant has no such role (the API's 404). */
+export async function getRole(api: ApiClient, roleId: string, signal?: AbortSignal): Promise<Role | null> {
+  try {
+    return await api.get<Role>(`${BASE}/roles/${segment(roleId)}`, undefined, signal);
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 404) return null;
+    throw error;
+  }
 }
 
 /** Roles whose name contains `text` (case-insensitive): the API has no name filter, so all pages are read. */
@@ -180,8 +189,9 @@ export function revokePermission(api: ApiClient, roleId: string, permissionId: s
   return api.delete<void>(`${BASE}/roles/${segment(roleId)}/permissions/${segment(permissionId)}`);
 }
 
-export function userRoles(api: ApiClient, subject: string, signal?: AbortSignal) {
-  return readAll<Role>(api, `${BASE}/users/${segment(subject)}/roles`, signal);
+/** A page of the subjects holding the role, by subject; `search` keeps those whose subject contains it (case-insensitive). */
+export function listRoleMembers(api: ApiClient, roleId: string, pageIndex: number, search: string, signal?: AbortSignal): Promise<Page<RoleMember>> {
+  return api.get<Page<RoleMember>>(`${BASE}/roles/${segment(roleId)}/members`, { pageIndex, pageSize: PAGE_SIZE, search }, signal);
 }
 
 export function assignRole(api: ApiClient, subject: string, roleId: string): Promise<void> {

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { useSession } from '../../api/session';
 import { Busy, formatTime, ProblemMessage } from '../../ui/kit';
-import { accessKeys, deleteRole, findRole, Role, SaveRole, updateRole } from './access-api';
+import { accessKeys, deleteRole, getRole, Role, SaveRole, updateRole } from './access-api';
 import { ConfirmButton } from './confirm-button';
 import { PermissionTreeEditor } from './permission-tree';
 import { RoleForm } from './role-form';
@@ -17,7 +17,7 @@ export function RoleDetail() {
   const arrivedWith = (location.state as { notice?: string } | null)?.notice;
   const role = useQuery({
     queryKey: accessKeys.role(roleId),
-    queryFn: ({ signal }) => findRole(api, roleId, signal),
+    queryFn: ({ signal }) => getRole(api, roleId, signal),
     staleTime: 60_000,
   });
 
