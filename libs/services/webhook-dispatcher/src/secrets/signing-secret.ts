@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-
-/** What every subscription signing secret starts with, so a leaked one is recognizable in a scan. */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
+import { SIGNING_SECRET_PREFIX } from '../signing/signing-secret';
 
 /** A new subscription signing secret: `whsec_` and 32 random bytes in base64. */
 export function generateSigningSecret(): string {

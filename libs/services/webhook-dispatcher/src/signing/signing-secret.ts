@@ -1,4 +1,7 @@
-/** What every subscription signing secret starts with (the Standard Webhooks convention). */
+/**
+ * What every subscription signing secret starts with (the Standard Webhooks convention), so a leaked
+ * one is recognizable in a scan.
+ */
 export const SIGNING_SECRET_PREFIX = 'whsec_';
 
 // 32 random bytes in padded base64 are 43 characters and one '='.
