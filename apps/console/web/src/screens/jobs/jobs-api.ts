@@ -1,3 +1,4 @@
+import type { JobExecutionState, JobExecutionView, JobScheduleEntryView, ManualJobRunView } from '@lp/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '../../api/client';
 import { useSession } from '../../api/session';
@@ -8,53 +9,16 @@ const BASE = '/api/operations/jobs';
 export const MANAGE = 'operations.jobs.manage';
 export const VIEW = 'operations.jobs.view';
 
-export type ExecutionStatus = 'running' | 'succeeded' | 'failed' | 'skipped' | 'abandoned';
+// The shapes the job routes answer are operations' own (type-only imports: nothing of the contracts
+// lib reaches the bundle).
 
+export type ExecutionStatus = JobExecutionState;
 /** `GET /jobs`: one job, with its effective persisted schedule, the catalog default, next and last run. */
-export interface JobEntry {
-  jobName: string;
-  source: string;
-  description: string;
-  moduleName: string;
-  isCritical: boolean;
-  /** A cron, `interval:{seconds}s`, or null (unscheduled): test the `interval:` prefix first. */
-  cronExpression: string | null;
-  enabled: boolean;
-  catalogDefault: { cronExpression: string | null };
-  nextRunAt: string | null;
-  lastRun: {
-    executionId: string;
-    status: ExecutionStatus;
-    trigger: 'schedule' | 'manual';
-    startedAt: string;
-    finishedAt: string | null;
-    errorCode: string | null;
-  } | null;
-}
-
+export type JobEntry = JobScheduleEntryView;
 /** `GET /jobs/{jobName}/executions`: one run of the execution audit. */
-export interface JobExecution {
-  executionId: string;
-  jobName: string;
-  trigger: 'schedule' | 'manual';
-  status: ExecutionStatus;
-  scheduledFor: string | null;
-  startedAt: string;
-  finishedAt: string | null;
-  ownerStartedAt: string | null;
-  errorCode: string | null;
-  detail: string | null;
-  correlationId: string | null;
-  actor: string;
-}
-
+export type JobExecution = JobExecutionView;
 /** `POST /jobs/{jobName}/run`: the owner's result (a business failure is `failed` with its code) and the execution. */
-export interface ManualRun {
-  status: string;
-  errorCode?: string;
-  detail?: string;
-  execution: JobExecution;
-}
+export type ManualRun = ManualJobRunView;
 
 /** `PUT /jobs/{jobName}`: all three runtime fields are replaced at once. */
 export interface ScheduleChange {

@@ -1,3 +1,4 @@
+import type { WorkflowInstanceView, WorkflowTaskView } from '@lp/contracts';
 import type { ApiClient, Page } from '../../api/client';
 
 /**
@@ -9,39 +10,11 @@ export const WORKFLOW = '/api/workflow';
 export type TaskStatus = 'Pending' | 'Approved' | 'Rejected' | 'Transferred' | 'Delegated' | 'Cancelled';
 export type InstanceStatus = 'Running' | 'Suspended' | 'Approved' | 'Rejected' | 'Withdrawn' | 'Terminated' | 'Cancelled';
 
-export interface WorkflowTask {
-  id: string;
-  instanceId: string;
-  nodeKey: string;
-  visit: number;
-  assignee: string;
-  /** For a delegate's task: the assignee it returns to. */
-  owner: string | null;
-  status: TaskStatus;
-  comment: string | null;
-  readAt: string | null;
-  decidedAt: string | null;
-  decidedBy: string | null;
-  createdAt: string;
-  definitionKey?: string;
-  businessKey?: string;
-  instanceStatus?: InstanceStatus;
-}
+/** A task as the runtime answers it (the engine's own shape), with its statuses narrowed to what the engine writes. */
+export type WorkflowTask = Omit<WorkflowTaskView, 'status' | 'instanceStatus'> & { status: TaskStatus; instanceStatus?: InstanceStatus };
 
-export interface WorkflowInstance {
-  id: string;
-  definitionKey: string;
-  definitionId: string;
-  businessKey: string;
-  initiator: string;
-  status: InstanceStatus;
-  variables: Record<string, unknown>;
-  priority: number;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  endedAt: string | null;
-}
+/** An instance as the runtime answers it, its status narrowed likewise. */
+export type WorkflowInstance = Omit<WorkflowInstanceView, 'status'> & { status: InstanceStatus };
 
 export interface ProgressNode {
   key: string;

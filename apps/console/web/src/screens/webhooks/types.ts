@@ -3,32 +3,9 @@
  * libs/services/webhook-dispatcher/docs/subscriptions.md and deliveries.md).
  */
 
-/** A subscription as every route returns it: never its secret, only the secret's fingerprint. */
-export interface Subscription {
-  id: string;
-  callbackUrl: string;
-  eventTypes: string[];
-  description: string | null;
-  isActive: boolean;
-  /** Why the dispatcher turned it off (`gone`: the receiver answered 410). */
-  deactivatedReason: string | null;
-  /** Null: the dispatcher default. */
-  maxRetries: number | null;
-  effectiveMaxRetries: number;
-  secretFingerprint: string;
-  previousSecretFingerprint: string | null;
-  previousSecretExpiresAt: string | null;
-  revision: number;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-  updatedBy: string;
-}
-
-/** Create and rotate: the subscription and its new signing secret, in that answer only. */
-export interface SubscriptionWithSecret extends Subscription {
-  secret: string;
-}
+// The shapes the webhook routes answer, as the service declares them (type-only: nothing of the
+// contracts lib reaches the bundle).
+export type { WebhookSubscriptionView as Subscription, WebhookSubscriptionWithSecret as SubscriptionWithSecret } from '@lp/contracts';
 
 /** The body of create; PATCH takes any of these (at least one). */
 export interface SubscriptionBody {
