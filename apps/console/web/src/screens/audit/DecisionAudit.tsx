@@ -9,7 +9,7 @@ import { EvaluationsTable, outcomeClass } from '../why/DecisionPanel';
 import { whyLink } from '../why/question';
 import { AuditedDecision, DECISIONS, OUTCOMES } from './audit-api';
 import { PageSizeSelect, TimeRangeFields } from './FilterParts';
-import { useSyncedDraft } from '../why/use-synced-draft';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 import { fromLocalInput, toLocalInput, useUrlFilters } from './url-filters';
 
 const FILTERS = ['subject', 'outcome', 'from', 'to'] as const;

@@ -6,7 +6,7 @@ import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { CHANGES, PolicyChange, TARGET_TYPES } from './audit-api';
 import { PageSizeSelect, TimeRangeFields } from './FilterParts';
-import { useSyncedDraft } from '../why/use-synced-draft';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 import { fromLocalInput, toLocalInput, useUrlFilters } from './url-filters';
 
 const FILTERS = ['change', 'actor', 'targetType', 'from', 'to'] as const;

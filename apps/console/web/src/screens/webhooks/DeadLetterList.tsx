@@ -1,6 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { asProblem } from '../../api/problem';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { answerText, pageParam, ShortId } from './format';
@@ -25,13 +26,8 @@ export function DeadLetterList() {
     subscriptionId: params.get('subscriptionId') ?? undefined,
   };
   const applied = { replayed: filter.replayed ?? '', subscriptionId: filter.subscriptionId ?? '' };
-  const [draft, setDraft] = useState(applied);
-  // The fields follow the address when it changes under them (a link, the back button).
-  const [draftOf, setDraftOf] = useState(params.toString());
-  if (draftOf !== params.toString()) {
-    setDraftOf(params.toString());
-    setDraft(applied);
-  }
+  // The fields follow the address when it changes under them (a link, a tab, the back button).
+  const [draft, setDraft] = useSyncedDraft(applied, params.toString());
   const page = useDeadLetterPage(filter);
   const problem = page.error ? asProblem(page.error) : undefined;
   const replay = useReplay();

@@ -1,6 +1,7 @@
-import { FormEvent, useState } from 'react';
+import { FormEvent } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { asProblem } from '../../api/problem';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { ActiveBadge, pageParam, retriesText } from './format';
@@ -21,13 +22,8 @@ export function SubscriptionList() {
     eventType: params.get('eventType') ?? undefined,
   };
   const applied = { isActive: filter.isActive ?? '', eventType: filter.eventType ?? '' };
-  const [draft, setDraft] = useState(applied);
-  // The fields follow the address when it changes under them (a tab, the back button).
-  const [draftOf, setDraftOf] = useState(params.toString());
-  if (draftOf !== params.toString()) {
-    setDraftOf(params.toString());
-    setDraft(applied);
-  }
+  // The fields follow the address when it changes under them (a link, a tab, the back button).
+  const [draft, setDraft] = useSyncedDraft(applied, params.toString());
   const page = useSubscriptionPage(filter);
   const problem = page.error ? asProblem(page.error) : undefined;
 

@@ -4,7 +4,7 @@ import { Field } from '../../ui/kit';
 import { CatalogHints, Suggestions } from './catalog-hints';
 import { addChange, CHANGE_KINDS, ChangeDraft, ChangeKind, draftErrors, listChanges } from './overlay-changes';
 import { compactOverlay, PolicyOverlay } from './question';
-import { useSyncedDraft } from './use-synced-draft';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 
 type DraftField = keyof ReturnType<typeof draftErrors>;
 

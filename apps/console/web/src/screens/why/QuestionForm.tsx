@@ -3,7 +3,7 @@ import type { ApiProblem } from '../../api/problem';
 import { Field } from '../../ui/kit';
 import { CatalogHints, Suggestions } from './catalog-hints';
 import { ACTIONS, FACT_FIELDS, Question, whyParams } from './question';
-import { useSyncedDraft } from './use-synced-draft';
+import { useSyncedDraft } from '../../ui/use-synced-draft';
 
 const FACT_LABELS: Record<(typeof FACT_FIELDS)[number], string> = {
   status: 'Status',
