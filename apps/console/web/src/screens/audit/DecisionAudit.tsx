@@ -1,4 +1,3 @@
-import { FormEvent } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Page } from '../../api/client';
@@ -8,9 +7,8 @@ import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { EvaluationsTable, outcomeClass } from '../why/DecisionPanel';
 import { whyLink } from '../why/question';
 import { AuditedDecision, DECISIONS, OUTCOMES } from './audit-api';
-import { PageSizeSelect, TimeRangeFields } from './FilterParts';
-import { useSyncedDraft } from '../../ui/use-synced-draft';
-import { fromLocalInput, toLocalInput, useUrlFilters } from './url-filters';
+import { AuditFilterForm } from './FilterParts';
+import { useUrlFilters } from './url-filters';
 
 const FILTERS = ['subject', 'outcome', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -131,62 +129,41 @@ export function DecisionAudit() {
   );
 }
 
-function DecisionFilters({
-  applied,
-  onApply,
-  problem,
-  pageSize,
-  onPageSize,
-}: {
+function DecisionFilters(props: {
   applied: Filters;
   onApply: (filters: Filters) => void;
   problem: ReturnType<typeof asProblem> | undefined;
   pageSize: number;
   onPageSize: (size: number) => void;
 }) {
-  const [draft, setDraft] = useSyncedDraft(applied, JSON.stringify(applied), (filters) => ({
-    ...filters,
-    from: toLocalInput(filters.from),
-    to: toLocalInput(filters.to),
-  }));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply({ ...draft, from: fromLocalInput(draft.from), to: fromLocalInput(draft.to) });
-  };
-  const clear = () => onApply({ subject: '', outcome: '', from: '', to: '' });
+  const { problem } = props;
   return (
-    <form className="audit-filters" onSubmit={submit} noValidate aria-label="Filter decisions">
-      <div className="form-row">
-        <Field label="Subject" errors={problem?.field('subject') ?? []}>
-          {(id, describedBy) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              value={draft.subject}
-              onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Outcome" errors={problem?.field('outcome') ?? []}>
-          {(id, describedBy) => (
-            <select id={id} aria-describedby={describedBy} value={draft.outcome} onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}>
-              <option value="">Any</option>
-              {OUTCOMES.map((outcome) => (
-                <option key={outcome}>{outcome}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <TimeRangeFields from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} problem={problem} />
-        <PageSizeSelect value={pageSize} onChange={onPageSize} problem={problem} />
-      </div>
-      <div className="audit-filter-actions">
-        <button type="submit">Apply filters</button>
-        <button type="button" className="secondary" onClick={clear}>
-          Clear filters
-        </button>
-      </div>
-    </form>
+    <AuditFilterForm {...props} label="Filter decisions" empty={{ subject: '', outcome: '', from: '', to: '' }}>
+      {(draft, setDraft) => (
+        <>
+          <Field label="Subject" errors={problem?.field('subject') ?? []}>
+            {(id, describedBy) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                value={draft.subject}
+                onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+          <Field label="Outcome" errors={problem?.field('outcome') ?? []}>
+            {(id, describedBy) => (
+              <select id={id} aria-describedby={describedBy} value={draft.outcome} onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}>
+                <option value="">Any</option>
+                {OUTCOMES.map((outcome) => (
+                  <option key={outcome}>{outcome}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </>
+      )}
+    </AuditFilterForm>
   );
 }

@@ -1,13 +1,12 @@
-import { FormEvent, useId } from 'react';
+import { useId } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '../../api/client';
 import { asProblem } from '../../api/problem';
 import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { CHANGES, PolicyChange, TARGET_TYPES } from './audit-api';
-import { PageSizeSelect, TimeRangeFields } from './FilterParts';
-import { useSyncedDraft } from '../../ui/use-synced-draft';
-import { fromLocalInput, toLocalInput, useUrlFilters } from './url-filters';
+import { AuditFilterForm } from './FilterParts';
+import { useUrlFilters } from './url-filters';
 
 const FILTERS = ['change', 'actor', 'targetType', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
@@ -92,81 +91,62 @@ export function PolicyChangeLog() {
   );
 }
 
-function ChangeFilters({
-  applied,
-  onApply,
-  problem,
-  pageSize,
-  onPageSize,
-}: {
+function ChangeFilters(props: {
   applied: Filters;
   onApply: (filters: Filters) => void;
   problem: ReturnType<typeof asProblem> | undefined;
   pageSize: number;
   onPageSize: (size: number) => void;
 }) {
-  const [draft, setDraft] = useSyncedDraft(applied, JSON.stringify(applied), (filters) => ({
-    ...filters,
-    from: toLocalInput(filters.from),
-    to: toLocalInput(filters.to),
-  }));
+  const { problem } = props;
   const listId = useId();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply({ ...draft, from: fromLocalInput(draft.from), to: fromLocalInput(draft.to) });
-  };
-  const clear = () => onApply({ change: '', actor: '', targetType: '', from: '', to: '' });
+  const types = (
+    <datalist id={`${listId}-types`}>
+      {TARGET_TYPES.map((type) => (
+        <option key={type} value={type} />
+      ))}
+    </datalist>
+  );
   return (
-    <form className="audit-filters" onSubmit={submit} noValidate aria-label="Filter policy changes">
-      <div className="form-row">
-        <Field label="Change" errors={problem?.field('change') ?? []} hint="Exact, e.g. role.created">
-          {(id, describedBy) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              value={draft.change}
-              onChange={(e) => setDraft({ ...draft, change: e.target.value })}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Actor" errors={problem?.field('actor') ?? []}>
-          {(id, describedBy) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              value={draft.actor}
-              onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <Field label="Target type" errors={problem?.field('targetType') ?? []}>
-          {(id, describedBy) => (
-            <input
-              id={id}
-              aria-describedby={describedBy}
-              list={`${listId}-types`}
-              value={draft.targetType}
-              onChange={(e) => setDraft({ ...draft, targetType: e.target.value })}
-              autoComplete="off"
-            />
-          )}
-        </Field>
-        <TimeRangeFields from={draft.from} to={draft.to} onChange={(range) => setDraft({ ...draft, ...range })} problem={problem} />
-        <PageSizeSelect value={pageSize} onChange={onPageSize} problem={problem} />
-      </div>
-      <datalist id={`${listId}-types`}>
-        {TARGET_TYPES.map((type) => (
-          <option key={type} value={type} />
-        ))}
-      </datalist>
-      <div className="audit-filter-actions">
-        <button type="submit">Apply filters</button>
-        <button type="button" className="secondary" onClick={clear}>
-          Clear filters
-        </button>
-      </div>
-    </form>
+    <AuditFilterForm {...props} label="Filter policy changes" empty={{ change: '', actor: '', targetType: '', from: '', to: '' }} after={types}>
+      {(draft, setDraft) => (
+        <>
+          <Field label="Change" errors={problem?.field('change') ?? []} hint="Exact, e.g. role.created">
+            {(id, describedBy) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                value={draft.change}
+                onChange={(e) => setDraft({ ...draft, change: e.target.value })}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+          <Field label="Actor" errors={problem?.field('actor') ?? []}>
+            {(id, describedBy) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                value={draft.actor}
+                onChange={(e) => setDraft({ ...draft, actor: e.target.value })}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+          <Field label="Target type" errors={problem?.field('targetType') ?? []}>
+            {(id, describedBy) => (
+              <input
+                id={id}
+                aria-describedby={describedBy}
+                list={`${listId}-types`}
+                value={draft.targetType}
+                onChange={(e) => setDraft({ ...draft, targetType: e.target.value })}
+                autoComplete="off"
+              />
+            )}
+          </Field>
+        </>
+      )}
+    </AuditFilterForm>
   );
 }
