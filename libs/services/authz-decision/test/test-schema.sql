@@ -67,7 +67,7 @@ CREATE TABLE "authz"."user_role" (
     REFERENCES "authz"."role" ("id", "tenant_id", "name") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
-CREATE INDEX "ix_user_role_role" ON "authz"."user_role" ("role_id");
+CREATE INDEX "ix_user_role_role_subject" ON "authz"."user_role" ("role_id", "subject");
 
 CREATE TABLE "authz"."subject_office" (
   "tenant_id" varchar(64) NOT NULL,

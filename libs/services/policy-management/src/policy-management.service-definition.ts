@@ -11,6 +11,7 @@ import { GrantExpiryRecorded1763700000004 } from './migrations/1763700000004-Gra
 import { changeLogRetentionJob } from './retention/policy-management.jobs';
 import { expireGrantsJob } from './grant-expiry/grant-expiry.jobs';
 import { CreateTenantStatusTable1764100000000 } from './migrations/1764100000000-CreateTenantStatusTable';
+import { UserRoleMembersIndex1764900000000 } from './migrations/1764900000000-UserRoleMembersIndex';
 
 export const POLICY_MANAGEMENT_SCHEMA = 'authz';
 
@@ -31,6 +32,7 @@ export const policyManagementService = defineService({
       createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
       GrantExpiryRecorded1763700000004,
       CreateTenantStatusTable1764100000000,
+      UserRoleMembersIndex1764900000000,
     ],
   },
   modules: [PolicyManagementModule],
