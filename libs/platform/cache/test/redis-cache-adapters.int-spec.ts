@@ -47,6 +47,13 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
       expect(adapters.revisions.constructor.name).toBe('RedisRevisionCounters');
     });
 
+    it("passes Redis' own error answers through as they are: a wrong call is not an unavailable cache", async () => {
+      await redis.set(`${prefix}:rev:broken`, 'not-a-number');
+      const failure = await adapters.revisions.bump('broken').catch((error: unknown) => error);
+      expect(failure).not.toBeInstanceOf(CacheUnavailableError);
+      expect((failure as Error).message).toContain('not an integer');
+    });
+
     it('writes every key under the prefix: entries as JSON with an expiry, counters as integers', async () => {
       await adapters.cache.set('decision:1', { effect: 'Permit' }, 60_000);
       await adapters.revisions.bump('tenant:t1');
@@ -167,9 +174,10 @@ describeWithServers(['redis'], 'Redis cache adapters', () => {
         await adapters.revisions.bump('r');
 
         await proxy.stop();
-        // A call racing the drop fails with ioredis' own error; once the drop is seen, calls fail at once.
-        await expect(adapters.cache.get('k')).rejects.toThrow();
-        await expect(adapters.revisions.read(['r'])).rejects.toThrow();
+        // A call racing the drop fails on ioredis' own error, reported as the cache being unavailable
+        // too (never a raw error a caller would answer with a 500); once the drop is seen, calls fail at once.
+        await expect(adapters.cache.get('k')).rejects.toThrow(CacheUnavailableError);
+        await expect(adapters.revisions.read(['r'])).rejects.toThrow(CacheUnavailableError);
         await expect(adapters.cache.get('k')).rejects.toThrow(CacheUnavailableError);
         await expect(adapters.revisions.bump('r')).rejects.toThrow(CacheUnavailableError);
         // Every read of a coalesced batch gets the failure.

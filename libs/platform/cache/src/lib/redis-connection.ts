@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
-import Redis from 'ioredis';
+import Redis, { ReplyError } from 'ioredis';
 import { CacheUnavailableError } from './cache-unavailable.error';
-import { CircuitBreaker, CircuitOpenError } from './circuit-breaker';
+import { CircuitBreaker } from './circuit-breaker';
 
 export interface RedisAdapterOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://...` for TLS. */
@@ -93,8 +93,11 @@ export class RedisConnection {
     try {
       return await this.breaker.run(() => call(this.client));
     } catch (error) {
-      if (error instanceof CircuitOpenError) throw new CacheUnavailableError(`Redis: ${error.message}`);
-      throw error;
+      // Redis answered with an error: the call itself is wrong, and says so.
+      if (error instanceof ReplyError) throw error;
+      // No answer (a command timeout, a closed connection, the breaker open): the cache is
+      // unavailable, which callers treat as such (a 503, or the source of truth), never as a 500.
+      throw new CacheUnavailableError(`Redis: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
