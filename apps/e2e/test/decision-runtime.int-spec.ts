@@ -204,13 +204,70 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await ask('/batch', { items: [] }).expect(400);
   });
 
-  it('is not limited as a write: more decision queries than USER_POLICY_LIMIT all answer 200', async () => {
+  it("explains the token's own caller's decision over HTTP: every evaluator's inputs, the merge, the DataScope, audited", async () => {
+    const http = decisionInstances[0]!.http;
+    const tokenOf = (sub: string) => signAccessToken({ sub, tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const post = (path: string, token: string, body: unknown) =>
+      request(http)
+        .post(`/api/authorization/decisions${path}`)
+        .set('Authorization', `Bearer ${token}`)
+        .send(body as object);
+    const question = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
+
+    const explained = await post('/explain', tokenOf('alice'), question).expect(200);
+    const body = explained.body;
+    expect(body.decision).toMatchObject({ outcome: 'Permit', dataScope: { kind: 'tenant', tenantId: 'globex' } });
+    expect(body.question).toEqual({ caller: { kind: 'user', subject: 'alice', tenantId: 'globex', scopes: [] }, ...question });
+    expect(body.permissionCode).toBe('cases.case.view');
+    expect(body.evaluators.map((e: { evaluator: string }) => e.evaluator)).toEqual(['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature']);
+    const rbac = body.evaluators.find((e: { evaluator: string }) => e.evaluator === 'RBAC');
+    expect(rbac).toMatchObject({ verdict: 'Allow', inputs: { subject: 'alice', permissionCode: 'cases.case.view' } });
+    expect(rbac.inputs.roles).toEqual([expect.objectContaining({ roleName: 'clerk', holdsCode: true })]);
+    expect(body.merge).toMatchObject({ outcome: 'Permit', permitted: true, rule: 'AnyAllow', denialReasons: [] });
+    expect(body.dataScope).toMatchObject({ dataScope: { kind: 'tenant', tenantId: 'globex' }, rule: expect.any(String) });
+    // Nothing of the token, nor the cache's claims digest, is echoed.
+    expect(JSON.stringify(body)).not.toMatch(/claimsDigest|expiresAt|eyJ/);
+
+    // The explanation's decision is the decision POST /decisions gives for the same question.
+    const decided = await post('', tokenOf('alice'), question).expect(200);
+    const { decisionId: _explainedId, ...explainedDecision } = body.decision;
+    const { decisionId: _decidedId, ...decidedDecision } = decided.body;
+    expect(explainedDecision).toEqual(decidedDecision);
+
+    // A user with nothing: NoMatchingPolicy, every evaluator Neutral, the RBAC inputs without roles.
+    const nothing = await post('/explain', tokenOf('nobody'), question).expect(200);
+    expect(nothing.body.decision.outcome).toBe('NoMatchingPolicy');
+    expect(nothing.body.merge).toMatchObject({ outcome: 'NoMatchingPolicy', rule: 'AllNeutral' });
+    expect(nothing.body.evaluators.find((e: { evaluator: string }) => e.evaluator === 'RBAC').inputs.roles).toEqual([]);
+    expect(nothing.body.dataScope.dataScope.kind).toBe('none');
+    const nothingDecided = await post('', tokenOf('nobody'), question).expect(200);
+    expect(nothingDecided.body.outcome).toBe(nothing.body.decision.outcome);
+
+    // Audited like a decision.
+    for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+    const rows = await sql.query(`SELECT subject, outcome FROM authz_audit.decision_audit WHERE decision_id = $1`, [body.decision.decisionId]);
+    expect(rows).toEqual([{ subject: 'alice', outcome: 'Permit' }]);
+
+    await request(http).post('/api/authorization/decisions/explain').send(question).expect(401);
+    for (const bad of [
+      { ...question, action: 'Launch' },
+      { resource: { resourceType: 'case' }, action: 'View' },
+      { ...question, extra: 1 },
+    ]) {
+      const res = await post('/explain', tokenOf('alice'), bad).expect(400);
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(res.body.code).toBe('Validation.Failed');
+    }
+  });
+
+  it('is not limited as a write: more decision queries and explanations than USER_POLICY_LIMIT all answer 200', async () => {
     const http = decisionInstances[0]!.http;
     const token = signAccessToken({ sub: 'alice', tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const item = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
     const statuses: number[] = [];
     for (let i = 0; i < 12; i++) {
       statuses.push((await request(http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).send(item)).status);
+      statuses.push((await request(http).post('/api/authorization/decisions/explain').set('Authorization', `Bearer ${token}`).send(item)).status);
       statuses.push(
         (
           await request(http)

@@ -22,7 +22,8 @@ interface Role {
  * The Why? and Audit screens against the embedded platform: the simulator answers "may bob View
  * authorization/role" with every evaluator's verdict, the what-if overlay shows the flip before
  * anything is saved, the real assignment makes the saved answer flip; the audit lists bob's real
- * decisions filtered and paged, and a decision opens its question in Why?.
+ * decisions filtered and paged, and a decision opens its question in Why?; the signed-in admin's own
+ * live decision is explained with every evaluator's inputs.
  */
 describe('admin console: Why? and Audit', () => {
   let consoleBrowser: ConsoleBrowser;
@@ -178,6 +179,38 @@ describe('admin console: Why? and Audit', () => {
     await showing(page.getByRole('navigation', { name: 'Policy changes pages' }), '1 in all', true);
     expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
     await consoleBrowser.screenshot(page, '24-audit-changes');
+  });
+
+  it("explains the signed-in admin's own live decision: the merge, every evaluator's inputs (platform-admin for RBAC), the DataScope", async () => {
+    const me = (await consoleBrowser.api<{ subject: string }>(admin, 'GET', `${BASE}/me/permissions`)).body.subject;
+    // About someone else, the live explanation is not offered (the route answers for the token's own caller only).
+    const page = await consoleBrowser.signIn(admin, '/console/why?subject=bob&action=View&module=authorization&resourceType=role');
+    await showing(page.getByTestId('saved-outcome'), 'Permit');
+    expect(await page.getByRole('button', { name: 'Explain my live decision' }).count()).toBe(0);
+
+    await page.getByLabel('Subject', { exact: true }).fill(me);
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await showing(page.getByTestId('saved-outcome'), 'Permit');
+    const live = page.getByRole('region', { name: 'My live decision' });
+    await live.getByRole('button', { name: 'Explain my live decision' }).click();
+    await showing(live.getByTestId('live-outcome'), 'Permit');
+    await showing(live.getByTestId('live-merge'), 'AnyAllow', true);
+    expect(await live.getByTestId('live-merge').textContent()).toContain('authorization.role.view');
+    expect(await live.getByRole('table', { name: 'Evaluators of the live decision' }).getByRole('rowheader').allTextContents()).toEqual([
+      'RBAC',
+      'AppScope',
+      'ABAC',
+      'ReBAC',
+      'Feature',
+    ]);
+    // Each evaluator's inputs behind a disclosure: RBAC looked at the admin's roles.
+    const rbacInputs = live.getByTestId('inputs-RBAC');
+    expect(await rbacInputs.getAttribute('open')).toBeNull();
+    await rbacInputs.locator('summary').first().click();
+    await showing(rbacInputs.locator('dd'), 'platform-admin', true);
+    expect(await live.getByTestId('live-data-scope').textContent()).toContain('the whole tenant');
+    expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+    await consoleBrowser.screenshot(page, '26-why-live-explanation');
   });
 
   it("shows a user without the permissions the API's 403 on both screens", async () => {

@@ -7,6 +7,7 @@ import { Caller } from '@lp/platform/auth';
 import { USER_POLICY } from '@lp/platform/http';
 import { CorrelationContext } from '@lp/platform/observability';
 import { DecisionBatchDto, DecisionQueryDto } from './dto/decision-query.dto';
+import { DecisionExplanationResponse } from './dto/decision-explanation.response';
 import { DecisionBatchResponse, DecisionResponse } from './dto/decision.response';
 import { DecisionService } from './decision.service';
 
@@ -44,5 +45,23 @@ export class DecisionsController {
       body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })),
     );
     return { items: results.map(DecisionResponse.of) };
+  }
+
+  /**
+   * The full account of the caller's own decision: every evaluator's inputs, the merge and the
+   * DataScope resolution. Decided afresh (never cached) and audited like any decision, so it is the
+   * token's own caller only: explaining another subject's live decision would write audit records
+   * in their name. Administrators use the simulator for other subjects.
+   */
+  @Post('explain')
+  @HttpCode(200)
+  @SkipAuthorization("explains the token's own caller's decision only; audited like the decision itself")
+  @ApiOkResponse({ type: DecisionExplanationResponse })
+  async explain(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionExplanationResponse> {
+    return DecisionExplanationResponse.of(
+      await this.decisions.explain(
+        validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+      ),
+    );
   }
 }

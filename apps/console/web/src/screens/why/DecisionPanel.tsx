@@ -26,7 +26,7 @@ export function outcomeMeaning(outcome: string | undefined): string {
   }
 }
 
-function dataScopeText(scope: SimulatedDecision['dataScope']): string {
+export function dataScopeText(scope: SimulatedDecision['dataScope']): string {
   switch (scope.kind) {
     case 'tenant':
       return `the whole tenant ${scope.tenantId ?? ''}`.trim();

@@ -2,11 +2,13 @@ import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { asProblem } from '../../api/problem';
+import { useSession } from '../../api/session';
 import { ScreenTitle } from '../../ui/kit';
 import type { ScreenDefinition } from '../screen';
 import { useCatalogHints } from './catalog-hints';
 import { DecisionPanel } from './DecisionPanel';
 import { FlipSummary } from './FlipSummary';
+import { LiveExplanationPanel } from './LiveExplanationPanel';
 import { listChanges } from './overlay-changes';
 import { OverlayEditor } from './OverlayEditor';
 import { isAskable, overlayFromParams, overlayIsEmpty, PolicyOverlay, Question, questionFromParams, whyParams } from './question';
@@ -19,7 +21,9 @@ import './why.css';
  * Why?: the permission simulator. A question (subject, action, resource) is answered by
  * `POST /permission-simulation/evaluate` with every evaluator's verdict and reason; proposed changes
  * (the overlay) are answered beside it before anything is saved. The question and the changes live
- * in the URL, so a link (the Audit screen's "Explain") opens a given question with its answer.
+ * in the URL, so a link (the Audit screen's "Explain") opens a given question with its answer. When
+ * the question is about the signed-in user, their live decision can be explained beside it
+ * (`POST /decisions/explain`: every evaluator's inputs, the merge, the DataScope resolution).
  */
 function WhyScreen() {
   const [params, setParams] = useSearchParams();
@@ -27,6 +31,9 @@ function WhyScreen() {
   const asked = useMemo(() => questionFromParams(params), [params]);
   const { overlay, invalid } = useMemo(() => overlayFromParams(params), [params]);
   const hints = useCatalogHints();
+  const { permissions } = useSession();
+  // The live explanation answers for the token's own caller only: offered when the question is about them.
+  const aboutMe = permissions !== undefined && asked.subject.trim() === permissions.subject;
   const askable = isAskable(asked);
   const hasChanges = !overlayIsEmpty(overlay);
   const saved = useSimulation(asked, undefined, askable);
@@ -74,6 +81,7 @@ function WhyScreen() {
               </DecisionPanel>
             ) : null}
           </div>
+          {aboutMe ? <LiveExplanationPanel key={whyParams(asked).toString()} question={asked} /> : null}
           <OverlayEditor
             key={asked.subject}
             overlay={overlay}
