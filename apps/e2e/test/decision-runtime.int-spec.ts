@@ -72,6 +72,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
       SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'test' FROM authz.role r CROSS JOIN authz.permission p
        WHERE r.tenant_id IN ('acme', 'globex') AND p.code IN ('cases.case.view', 'authorization.role.view')`);
+    // Explanations take the simulator's permission: alice and nobody may ask for their own in globex.
+    await sql.query(`INSERT INTO authz.permission (code, module, resource, action) VALUES
+      ('authorization.permission-simulation.view', 'authorization', 'permission-simulation', 'View') ON CONFLICT (code) DO NOTHING`);
+    await sql.query(
+      `INSERT INTO authz.role (id, tenant_id, name, data_scope) VALUES ('00000000-0000-0000-0000-0000000000b2', 'globex', 'explainer', 'tenant')`,
+    );
+    await sql.query(`INSERT INTO authz.role_permission (tenant_id, role_id, role_name, permission_id, permission_code, module, created_by)
+      SELECT r.tenant_id, r.id, r.name, p.id, p.code, p.module, 'test' FROM authz.role r CROSS JOIN authz.permission p
+       WHERE r.id = '00000000-0000-0000-0000-0000000000b2' AND p.code = 'authorization.permission-simulation.view'`);
+    await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES
+      ('globex', 'alice', '00000000-0000-0000-0000-0000000000b2', 'explainer', 'test'),
+      ('globex', 'nobody', '00000000-0000-0000-0000-0000000000b2', 'explainer', 'test')`);
   }, 90_000);
 
   afterAll(async () => {
@@ -204,7 +216,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await ask('/batch', { items: [] }).expect(400);
   });
 
-  it("explains the token's own caller's decision over HTTP: every evaluator's inputs, the merge, the DataScope, audited", async () => {
+  it("explains the token's own caller's decision over HTTP to a holder of the simulator's permission: every evaluator's inputs, the merge, the DataScope, audited", async () => {
     const http = decisionInstances[0]!.http;
     const tokenOf = (sub: string) => signAccessToken({ sub, tenantId: 'globex' }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
     const post = (path: string, token: string, body: unknown) =>
@@ -222,7 +234,10 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(body.evaluators.map((e: { evaluator: string }) => e.evaluator)).toEqual(['RBAC', 'AppScope', 'ABAC', 'ReBAC', 'Feature']);
     const rbac = body.evaluators.find((e: { evaluator: string }) => e.evaluator === 'RBAC');
     expect(rbac).toMatchObject({ verdict: 'Allow', inputs: { subject: 'alice', permissionCode: 'cases.case.view' } });
-    expect(rbac.inputs.roles).toEqual([expect.objectContaining({ roleName: 'clerk', holdsCode: true })]);
+    expect(rbac.inputs.roles).toEqual([
+      expect.objectContaining({ roleName: 'clerk', holdsCode: true }),
+      expect.objectContaining({ roleName: 'explainer', holdsCode: false }),
+    ]);
     expect(body.merge).toMatchObject({ outcome: 'Permit', permitted: true, rule: 'AnyAllow', denialReasons: [] });
     expect(body.dataScope).toMatchObject({ dataScope: { kind: 'tenant', tenantId: 'globex' }, rule: expect.any(String) });
     // Nothing of the token, nor the cache's claims digest, is echoed.
@@ -234,11 +249,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     const { decisionId: _decidedId, ...decidedDecision } = decided.body;
     expect(explainedDecision).toEqual(decidedDecision);
 
-    // A user with nothing: NoMatchingPolicy, every evaluator Neutral, the RBAC inputs without roles.
+    // A user holding nothing for cases: NoMatchingPolicy, every evaluator Neutral, no role holding the code.
     const nothing = await post('/explain', tokenOf('nobody'), question).expect(200);
     expect(nothing.body.decision.outcome).toBe('NoMatchingPolicy');
     expect(nothing.body.merge).toMatchObject({ outcome: 'NoMatchingPolicy', rule: 'AllNeutral' });
-    expect(nothing.body.evaluators.find((e: { evaluator: string }) => e.evaluator === 'RBAC').inputs.roles).toEqual([]);
+    expect(nothing.body.evaluators.find((e: { evaluator: string }) => e.evaluator === 'RBAC').inputs.roles).toEqual([
+      expect.objectContaining({ roleName: 'explainer', holdsCode: false }),
+    ]);
     expect(nothing.body.dataScope.dataScope.kind).toBe('none');
     const nothingDecided = await post('', tokenOf('nobody'), question).expect(200);
     expect(nothingDecided.body.outcome).toBe(nothing.body.decision.outcome);
@@ -249,6 +266,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect(rows).toEqual([{ subject: 'alice', outcome: 'Permit' }]);
 
     await request(http).post('/api/authorization/decisions/explain').send(question).expect(401);
+    // Without the simulator's permission: refused, like any guarded route.
+    const refused = await post('/explain', tokenOf('stranger'), question).expect(403);
+    expect(refused.body.code).toBe('Authorization.Denied');
     for (const bad of [
       { ...question, action: 'Launch' },
       { resource: { resourceType: 'case' }, action: 'View' },

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
-import { TrustedCaller, validateDecisionRequest } from '@lp/contracts';
-import { SkipAuthorization } from '@lp/authz-guard';
+import { AuthorizationAction, GovernanceResources, TrustedCaller, validateDecisionRequest } from '@lp/contracts';
+import { Authorize, SkipAuthorization } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { USER_POLICY } from '@lp/platform/http';
 import { CorrelationContext } from '@lp/platform/observability';
@@ -51,11 +51,13 @@ export class DecisionsController {
    * The full account of the caller's own decision: every evaluator's inputs, the merge and the
    * DataScope resolution. Decided afresh (never cached) and audited like any decision, so it is the
    * token's own caller only: explaining another subject's live decision would write audit records
-   * in their name. Administrators use the simulator for other subjects.
+   * in their name. Administrators use the simulator for other subjects. The inputs show the tenant's
+   * policy (ABAC rules and their checks, role scopes), so it takes the simulator's permission: a
+   * diagnostic for those who may already see the policy, not for every user.
    */
   @Post('explain')
   @HttpCode(200)
-  @SkipAuthorization("explains the token's own caller's decision only; audited like the decision itself")
+  @Authorize({ module: 'authorization', resource: GovernanceResources.permissionSimulation, action: AuthorizationAction.View })
   @ApiOkResponse({ type: DecisionExplanationResponse })
   async explain(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionExplanationResponse> {
     return DecisionExplanationResponse.of(
