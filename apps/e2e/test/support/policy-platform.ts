@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
-import { createEventEnvelope, RpcClient } from '@lp/platform/messaging';
+import { createEventEnvelope, RpcClient, RpcRemoteError } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
@@ -151,7 +151,19 @@ export class PolicyTestPlatform {
   async invalidateAll(events: Array<{ eventType: string; tenantId: string | null; payload: object }>): Promise<void> {
     const caller = { kind: 'user' as const, subject: 'test', tenantId: events[0]?.tenantId ?? SEEDED_TENANT, scopes: [], claimsDigest: 'test' };
     const envelopes = events.map((e) => createEventEnvelope(e.eventType, e.payload, { tenantId: e.tenantId }));
-    await this.policy.app.get(RpcClient).call(AuthzRpc.invalidate, { caller, payload: { events: envelopes } });
+    // A 503 (Redis too slow to answer within its command timeout, on a loaded machine) says "retry
+    // shortly", as the outbox's redelivery would in production: retried for up to 10 s.
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await this.policy.app.get(RpcClient).call(AuthzRpc.invalidate, { caller, payload: { events: envelopes } });
+        return;
+      } catch (error) {
+        const unavailable = error instanceof RpcRemoteError && error.problem.status === 503;
+        if (!unavailable || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   }
 
   /**
