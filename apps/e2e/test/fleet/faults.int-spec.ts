@@ -388,13 +388,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     expect(await guarded()).toEqual([200, 403]);
   }, 90_000);
 
-  it('kill -9 of webhook-dispatcher while a delivery is due: after the restart it is delivered, succeeded exactly once', async () => {
-    let ticketRequests = 0;
-    receiver.respondAlways((request) => (request.path === '/tickets' && ++ticketRequests === 1 ? { status: 500 } : { status: 204 }));
+  /**
+   * A subscription of the receiver's `path` to `eventTypes`, then one event ingested for it: what
+   * the kill -9 faults deliver. `delivery()` reads that event's delivery row, `attempts(id)` its log.
+   */
+  const subscribeAndIngest = async (path: string, eventTypes: string[], event: { eventType: string; payload: object }) => {
     const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
       method: 'POST',
       headers: fleet.auth(),
-      body: { callbackUrl: receiver.url('/tickets'), eventTypes: ['ticket.*'] },
+      body: { callbackUrl: receiver.url(path), eventTypes },
     });
     expect(subscription.status).toBe(201);
     const subscriptionId = (subscription.body as { id: string }).id;
@@ -402,7 +404,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     const ingest = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/events`, {
       method: 'POST',
       headers: fleet.auth(),
-      body: { eventType: 'ticket.created', payload: { ticketId: 'T-kill' }, eventId },
+      body: { ...event, eventId },
     });
     expect(ingest.status).toBe(202);
     const delivery = () =>
@@ -412,6 +414,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
           [subscriptionId, eventId],
         )
         .then((r) => r.rows[0]);
+    return { delivery };
+  };
+  const attemptsOf = async (deliveryId: string) =>
+    (
+      await fleet.sql.query<{ attempt_number: number; outcome: string }>(
+        `SELECT "attempt_number", "outcome" FROM "webhooks"."delivery_attempt" WHERE "delivery_id" = $1 ORDER BY "attempt_number"`,
+        [deliveryId],
+      )
+    ).rows;
+
+  it('kill -9 of webhook-dispatcher while a delivery is due: after the restart it is delivered, succeeded exactly once', async () => {
+    let ticketRequests = 0;
+    receiver.respondAlways((request) => (request.path === '/tickets' && ++ticketRequests === 1 ? { status: 500 } : { status: 204 }));
+    const { delivery } = await subscribeAndIngest('/tickets', ['ticket.*'], { eventType: 'ticket.created', payload: { ticketId: 'T-kill' } });
     // The first attempt failed (500): the delivery is pending, its retry due in about 5 s.
     const pending = await eventually(delivery, (row) => row?.attempt_count === 1, 15_000, 50);
     expect(pending).toMatchObject({ status: 'pending', attempt_count: 1 });
@@ -422,12 +438,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     const restartedMs = Date.now() - killedAt;
     const settled = await eventually(delivery, (row) => row?.status === 'succeeded', 30_000, 100);
     const requests = receiver.requests.filter((r) => r.path === '/tickets');
-    const attempts = (
-      await fleet.sql.query<{ attempt_number: number; outcome: string }>(
-        `SELECT "attempt_number", "outcome" FROM "webhooks"."delivery_attempt" WHERE "delivery_id" = $1 ORDER BY "attempt_number"`,
-        [pending!.id],
-      )
-    ).rows;
+    const attempts = await attemptsOf(pending!.id);
     console.log(
       `[faults] kill -9 webhook-dispatcher with a delivery due: restarted in ${restartedMs} ms, delivered ${Date.now() - killedAt} ms after the kill; ` +
         `receiver requests ${requests.length}, attempts ${JSON.stringify(attempts)}`,
@@ -445,20 +456,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     let slowRequests = 0;
     // The first attempt is held 1.5 s at the receiver (inside the 2 s attempt timeout): the kill lands in it.
     receiver.respondAlways((request) => (request.path === '/slow' && ++slowRequests === 1 ? { status: 204, delayMs: 1_500 } : { status: 204 }));
-    const subscription = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
-      method: 'POST',
-      headers: fleet.auth(),
-      body: { callbackUrl: receiver.url('/slow'), eventTypes: ['chat.*'] },
-    });
-    expect(subscription.status).toBe(201);
-    const subscriptionId = (subscription.body as { id: string }).id;
-    const eventId = randomUUID();
-    const ingest = await call(`${fleet.url('webhook-dispatcher')}/api/webhooks/events`, {
-      method: 'POST',
-      headers: fleet.auth(),
-      body: { eventType: 'chat.message.posted', payload: { messageId: 'M-kill' }, eventId },
-    });
-    expect(ingest.status).toBe(202);
+    const { delivery } = await subscribeAndIngest('/slow', ['chat.*'], { eventType: 'chat.message.posted', payload: { messageId: 'M-kill' } });
     const slow = () => receiver.requests.filter((r) => r.path === '/slow');
     await eventually(
       async () => slow().length,
@@ -481,21 +479,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     };
     expect(await eventually(groupAlive, (alive) => !alive, 5_000, 20)).toBe(false);
     await fleet.startService('webhook-dispatcher');
-    const delivery = () =>
-      fleet.sql
-        .query<{ id: string; status: string; attempt_count: number }>(
-          `SELECT "id", "status", "attempt_count" FROM "webhooks"."delivery" WHERE "subscription_id" = $1 AND "event_id" = $2`,
-          [subscriptionId, eventId],
-        )
-        .then((r) => r.rows[0]);
     // The dead process's lease (2 s timeout + 30 s margin) lapses, then the restarted one attempts it.
     const settled = await eventually(delivery, (row) => row?.status === 'succeeded', 45_000, 200);
-    const attempts = (
-      await fleet.sql.query<{ attempt_number: number; outcome: string }>(
-        `SELECT "attempt_number", "outcome" FROM "webhooks"."delivery_attempt" WHERE "delivery_id" = $1 ORDER BY "attempt_number"`,
-        [settled!.id],
-      )
-    ).rows;
+    const attempts = await attemptsOf(settled!.id);
     console.log(
       `[faults] kill -9 webhook-dispatcher mid-attempt: delivered again ${Date.now() - killedAt} ms after the kill; receiver requests ${slow().length} ` +
         `(webhook-ids ${JSON.stringify([...new Set(slow().map((r) => r.headers['webhook-id']))])}), delivery ${JSON.stringify(settled)}, attempts ${JSON.stringify(attempts)}`,

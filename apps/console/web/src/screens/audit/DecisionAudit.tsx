@@ -54,12 +54,7 @@ export function DecisionAudit() {
   const { filters, pageIndex, pageSize, setFilters, setPage, setPageSize } = useUrlFilters(FILTERS);
   const decisions = useQuery({
     queryKey: ['audit', 'decisions', filters, pageIndex, pageSize],
-    queryFn: ({ signal }) =>
-      api.get<Page<AuditedDecision>>(
-        DECISIONS,
-        { subject: filters.subject, outcome: filters.outcome, from: filters.from, to: filters.to, pageIndex, pageSize },
-        signal,
-      ),
+    queryFn: ({ signal }) => api.get<Page<AuditedDecision>>(DECISIONS, { ...filters, pageIndex, pageSize }, signal),
     placeholderData: keepPreviousData,
   });
   const problem = decisions.error ? asProblem(decisions.error) : undefined;
