@@ -20,7 +20,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations: the tenant s
     const res = await request(decision.http)
       .post('/api/authorization/decisions')
       .set('Authorization', `Bearer ${platform.token({ sub, tenantId })}`)
-      .send({ resource: { module: 'operations', resourceType: 'jobs' }, action: AuthorizationAction.View })
+      .send({ resource: { module: 'authorization', resourceType: 'role' }, action: AuthorizationAction.View })
       .expect(200);
     return res.body as { outcome: string; refusal?: string };
   };

@@ -3,7 +3,7 @@ import { permissionCode, PermissionCode } from './permission-code';
 
 /**
  * `tenant`: grantable inside any tenant. `platform`: acts on every tenant (a global default, the
- * tenant list, an import naming its tenant), so it is grantable only to roles of the platform
+ * tenant list, the fleet's background jobs, an import naming its tenant), so it is grantable only to roles of the platform
  * tenant and decided Deny for callers of any other tenant (see `isPlatformPermission`).
  */
 export type PermissionLevel = 'tenant' | 'platform';
@@ -85,13 +85,14 @@ export const AUTHORIZATION_PERMISSIONS: readonly CatalogPermission[] = [
 ];
 
 /**
- * The operations service (specs/operations.md §5). Jobs are tenant-level as the spec names them; the
- * tenant list, tenant administration and the fleet diagnostics act on or describe every tenant, so
- * they are platform-level (docs of the operations service, Permissions).
+ * The operations service (specs/operations.md §5). Every permission here is platform-level: the
+ * jobs are the fleet's (one schedule and one run act on every tenant's data), the tenant list and
+ * tenant administration act on every tenant, and the diagnostics describe the whole fleet (docs of
+ * the operations service, Permissions). A per-tenant view of jobs would be a new permission.
  */
 export const OPERATIONS_PERMISSIONS: readonly CatalogPermission[] = [
-  entry('operations', 'jobs', A.View, 'List background jobs and their executions'),
-  entry('operations', 'jobs', A.Manage, 'Change schedules of, start, stop and run background jobs'),
+  platformEntry('operations', 'jobs', A.View, "List the fleet's background jobs and read their executions (platform level)"),
+  platformEntry('operations', 'jobs', A.Manage, "Change schedules of, start, stop and run the fleet's background jobs (platform level)"),
   platformEntry('operations', 'tenants', A.View, 'List the tenants of the platform (platform level)'),
   platformEntry('operations', 'tenants', A.Manage, 'Create tenants and suspend or reactivate them (platform level)'),
   platformEntry('operations', 'diagnostics', A.View, 'Read the governance, adapter, connector and configuration reports of the fleet (platform level)'),

@@ -6,12 +6,14 @@ import { InMemoryPolicyFacts } from '../../test/in-memory-policy-facts';
 const platformPermissions = PERMISSION_CATALOG.filter((p) => p.level === 'platform');
 
 describe('platform-level permissions are decided only for the platform tenant', () => {
-  it('the catalog marks the global feature default, the tenant lifecycle, the tenant list, the fleet diagnostics, the legacy import and the forced workflow definition deletion as platform-level', () => {
+  it('the catalog marks the global feature default, the tenant lifecycle, the tenant list, the fleet jobs, the fleet diagnostics, the legacy import and the forced workflow definition deletion as platform-level', () => {
     expect(platformPermissions.map((p) => p.code).sort()).toEqual([
       'authorization.feature-default.update',
       'authorization.tenant.create',
       'authorization.tenant.update',
       'operations.diagnostics.view',
+      'operations.jobs.manage',
+      'operations.jobs.view',
       'operations.tenants.manage',
       'operations.tenants.view',
       'workflow.legacy-import.create',

@@ -1,7 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import {
   EventTypes,
+  isPlatformPermission,
   PLATFORM_ADMIN_ROLE,
+  PLATFORM_TENANT,
   PLATFORM_FEATURES,
   RolePermissionChangedPayload,
   SEEDED_ADMIN_SUBJECT,
@@ -33,6 +35,8 @@ export interface SeedReport {
   adminRoleCreated: boolean;
   adminPermissionsAdded: number;
   adminBound: boolean;
+  /** Role permissions of tenants other than the platform tenant that named a platform-level code, removed. */
+  platformPermissionsWithdrawn: number;
 }
 
 /**
@@ -45,6 +49,11 @@ export interface SeedReport {
  *
  * Seeding never overwrites: a feature default changed by an operator stays changed. It does put
  * back a missing platform-admin permission or admin binding, which is what "seeded" means here.
+ *
+ * It also withdraws platform-level codes from the roles of every other tenant, recorded as
+ * revocations by the seed: rows a tenant bootstrap wrote while the code was still tenant-level
+ * (`operations.jobs.*` until issue 31). The decision core denies them anyway; withdrawing them
+ * keeps what the role listings show equal to what is decided, and the events drop cached answers.
  */
 @Injectable()
 export class CatalogSeeder implements OnApplicationBootstrap {
@@ -60,7 +69,9 @@ export class CatalogSeeder implements OnApplicationBootstrap {
     this.logger.log(
       `catalog seeded: +${report.permissionsAdded.length} permissions, +${report.featuresAdded.length} features, platform-admin ${
         report.adminRoleCreated ? 'created' : 'kept'
-      } (+${report.adminPermissionsAdded} permissions), admin ${report.adminBound ? 'bound' : 'already bound'}`,
+      } (+${report.adminPermissionsAdded} permissions), admin ${report.adminBound ? 'bound' : 'already bound'}, ${
+        report.platformPermissionsWithdrawn
+      } platform-level permissions withdrawn from roles of other tenants`,
     );
   }
 
@@ -130,6 +141,13 @@ export class CatalogSeeder implements OnApplicationBootstrap {
             )
           ).length > 0;
 
+        // A DELETE answers [rows, count] through TypeORM's pg driver.
+        const [withdrawn] = await q<[Array<{ tenant_id: string; role_id: string; role_name: string; permission_id: string; permission_code: string }>, number]>(
+          `DELETE FROM authz.role_permission WHERE tenant_id <> $1 AND permission_code = ANY($2::varchar[])
+           RETURNING tenant_id, role_id, role_name, permission_id, permission_code`,
+          [PLATFORM_TENANT, catalog.map((p) => p.code).filter(isPlatformPermission)],
+        );
+
         if (permissionsAdded.length > 0 || featuresAdded.length > 0) {
           await tx.record({
             change: 'catalog.seeded',
@@ -169,7 +187,32 @@ export class CatalogSeeder implements OnApplicationBootstrap {
             events: [{ type: EventTypes.authorization.userRoleAssigned, payload }],
           });
         }
-        return { permissionsAdded, featuresAdded, adminRoleCreated, adminPermissionsAdded: granted.length, adminBound };
+        for (const w of withdrawn) {
+          const payload: RolePermissionChangedPayload = {
+            tenantId: w.tenant_id,
+            roleId: w.role_id,
+            roleName: w.role_name,
+            permissionId: w.permission_id,
+            permissionCode: w.permission_code,
+            change: 'revoked',
+          };
+          await tx.record({
+            change: 'role-permission.revoked',
+            tenantId: w.tenant_id,
+            targetType: 'role',
+            targetId: w.role_id,
+            before: { permissionId: w.permission_id, permissionCode: w.permission_code },
+            events: [{ type: EventTypes.authorization.rolePermissionChanged, payload }],
+          });
+        }
+        return {
+          permissionsAdded,
+          featuresAdded,
+          adminRoleCreated,
+          adminPermissionsAdded: granted.length,
+          adminBound,
+          platformPermissionsWithdrawn: withdrawn.length,
+        };
       },
       { invalidateNow: false },
     );

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { modulesOfFeature } from '@lp/contracts';
+import { isPlatformPermission, modulesOfFeature, PLATFORM_TENANT } from '@lp/contracts';
 
 /** Why the caller holds a permission. */
 export type PermissionSource =
@@ -59,8 +59,10 @@ function compareSources(a: PermissionSource, b: PermissionSource): number {
  * not revoked and `now < expiresAt`, as in the decision core. A delegation received is listed for
  * the codes its delegator still holds (a role, or an active temporary grant, which then bounds it):
  * the decision core permits nothing beyond that. Codes outside the catalog (a grant naming a code
- * since removed) are left out: this is the caller's menu, in the catalog's terms. ABAC rules and
- * relations decide per request and are not part of a permission list.
+ * since removed) are left out: this is the caller's menu, in the catalog's terms. So are
+ * platform-level codes outside the platform tenant, which the decision core denies whatever rows
+ * exist (a grant older than the code's level): the menu never offers what is always refused. ABAC
+ * rules and relations decide per request and are not part of a permission list.
  */
 @Injectable()
 export class EffectivePermissionsReader {
@@ -103,8 +105,9 @@ export class EffectivePermissionsReader {
     ]);
 
     const byCode = new Map<string, PermissionSource[]>();
+    const outsidePlatform = tenantId !== PLATFORM_TENANT;
     const add = (code: string, source: PermissionSource) => {
-      if (!catalog.has(code)) return;
+      if (!catalog.has(code) || (outsidePlatform && isPlatformPermission(code))) return;
       const sources = byCode.get(code) ?? [];
       sources.push(source);
       byCode.set(code, sources);
