@@ -280,6 +280,75 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: defini
       });
     });
   });
+
+  // Issue 31: every bootstrapped tenant-admin could stop, re-schedule and run the fleet's jobs and
+  // read every execution. The jobs are the platform's: both permissions are platform-level.
+  describe("a tenant administrator of another tenant: the fleet's jobs are the platform's", () => {
+    const FLEET_JOBS = ['workflow-engine.node-timeouts', 'policy-management.change-log-retention', JOB];
+    // ian: bootstrapped by POST /tenants, as any new tenant's administrator is; ann: a role holding
+    // every catalog code, platform-level ones included (rows granted before the level, or around the API).
+    const TENANT_ADMINS = [
+      ['ian', 'initech'],
+      ['ann', 'acme'],
+    ] as const;
+    const state = async () => ({
+      definitions: await platform.opsSql.query(
+        `SELECT job_name, cron, interval_seconds, enabled, next_run_at FROM ops.job_definition WHERE job_name = ANY($1) ORDER BY job_name`,
+        [FLEET_JOBS],
+      ),
+      executions: (await platform.opsSql.query(`SELECT count(*)::int AS n FROM ops.job_execution`))[0].n as number,
+    });
+
+    beforeAll(async () => {
+      await platform.ops().post('/api/operations/tenants').send({ id: 'initech', name: 'Initech', adminSubject: 'ian' }).expect(201);
+      await platform.seedTenantAdmin('acme', 'ann');
+    });
+
+    it.each(TENANT_ADMINS)('%s of %s: every /jobs route answers 403 and nothing changes', async (sub, tenantId) => {
+      // The administrator administers its own tenant...
+      await platform.as(sub, tenantId).get('/api/authorization/roles').expect(200);
+      const before = await state();
+      const admin = platform.ops(sub, tenantId);
+      expectProblem(await admin.get('/api/operations/jobs'), 403, 'Authorization.Denied');
+      for (const job of FLEET_JOBS) {
+        const at = (suffix = '') => `/api/operations/jobs/${job}${suffix}`;
+        expectProblem(await admin.get(at('/executions')), 403, 'Authorization.Denied');
+        expectProblem(await admin.put(at()).send({ cronExpression: '0 0 1 1 *', enabled: true }), 403, 'Authorization.Denied');
+        for (const action of ['stop', 'start', 'run']) expectProblem(await admin.post(at(`/${action}`)), 403, 'Authorization.Denied');
+      }
+      expect(await state()).toEqual(before);
+    });
+
+    it.each(TENANT_ADMINS)('%s of %s: the operations RPCs and every owner’s job RPCs are denied, and nothing runs', async (sub, tenantId) => {
+      const rpc = platform.policy.app.get(RpcClient);
+      const caller: TrustedCaller = { kind: 'user', subject: sub, tenantId, scopes: [], claimsDigest: `${tenantId}:${sub}` };
+      const denied = { problem: { status: 403, code: 'Authorization.Denied' } };
+      const before = await state();
+      await expect(rpc.call(OperationsRpc.listJobs, { caller, payload: {} })).rejects.toMatchObject(denied);
+      for (const jobName of FLEET_JOBS) await expect(rpc.call(OperationsRpc.runJob, { caller, payload: { jobName } })).rejects.toMatchObject(denied);
+      for (const [service, jobName] of [
+        ['workflow-engine', 'workflow-engine.node-timeouts'],
+        ['policy-management', 'policy-management.change-log-retention'],
+      ] as const) {
+        await expect(rpc.call(ServiceRpc.jobCatalog(service), { caller, payload: {} })).rejects.toMatchObject(denied);
+        const run = { jobName, trigger: 'manual' as const, executionId: '00000000-0000-4000-8000-000000000031' };
+        await expect(rpc.call(ServiceRpc.runJob(service), { caller, payload: run })).rejects.toMatchObject(denied);
+      }
+      expect(await state()).toEqual(before);
+    });
+
+    it.each(TENANT_ADMINS)('%s of %s: /me/permissions lists neither job permission, so the console shows no Jobs screen', async (sub, tenantId) => {
+      const { body } = await platform.as(sub, tenantId).get('/api/authorization/me/permissions').expect(200);
+      expect(body.codes).toEqual(expect.arrayContaining(['authorization.role.view']));
+      expect(body.codes).not.toContain(permissionCode('operations', 'jobs', AuthorizationAction.View));
+      expect(body.codes).not.toContain(permissionCode('operations', 'jobs', AuthorizationAction.Manage));
+    });
+
+    it('the platform administrator still controls them', async () => {
+      await platform.ops().get('/api/operations/jobs').expect(200);
+      await platform.ops().get(`/api/operations/jobs/policy-management.change-log-retention/executions`).expect(200);
+    });
+  });
 });
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations scheduler: two replicas run each tick exactly once', () => {
