@@ -241,6 +241,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       }
     });
 
+    // Issue 31: the job tools are the platform's. alice's role holds every catalog code, the
+    // platform-level ones included: the decision denies them outside the platform tenant anyway.
+    it('a tenant administrator of another tenant sees every tool but list_jobs and run_job; the platform administrator sees both', async () => {
+      const alice = await connectMcp(baseUrl, mcpHeaders(platform.token({ sub: 'alice', tenantId: OTHER_TENANT }), OTHER_TENANT));
+      const operator = await connectMcp(baseUrl, admin());
+      try {
+        expect((await alice.listTools()).tools.map((t) => t.name)).toEqual(ALL_TOOLS.filter((name) => name !== 'list_jobs' && name !== 'run_job'));
+        expect((await operator.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_jobs', 'run_job']));
+      } finally {
+        await alice.close();
+        await operator.close();
+      }
+    });
+
     it('a user without any role sees only the always-listed tools', async () => {
       const client = await connectMcp(baseUrl, mcpHeaders(platform.token({ sub: 'nobody' }), SEEDED_TENANT));
       try {
@@ -320,6 +334,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       } finally {
         await client.close();
       }
+    });
+
+    it('list_jobs and run_job called by a tenant administrator of another tenant are refused, and nothing runs', async () => {
+      const executions = async () => (await platform.opsSql.query(`SELECT count(*)::int AS n FROM ops.job_execution`))[0].n as number;
+      const before = await executions();
+      const client = await connectMcp(baseUrl, mcpHeaders(platform.token({ sub: 'alice', tenantId: OTHER_TENANT }), OTHER_TENANT));
+      try {
+        for (const JobName of ['workflow-engine.node-timeouts', 'policy-management.change-log-retention']) {
+          const run = await client.callTool({ name: 'run_job', arguments: { JobName } });
+          expect(run.isError).toBe(true);
+          expect(structured(run)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+        }
+        const list = await client.callTool({ name: 'list_jobs', arguments: {} });
+        expect(list.isError).toBe(true);
+        expect(structured(list)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+      } finally {
+        await client.close();
+      }
+      expect(await executions()).toBe(before);
     });
 
     it('audits every call with tenant, subject, tool, outcome and latency', async () => {
