@@ -36,6 +36,26 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'platform-level permissio
     expect(chat.default_enabled).toBe(true);
   });
 
+  // Issue 31: every tenant-admin held the fleet's job permissions and could pass them on.
+  it.each(['operations.jobs.view', 'operations.jobs.manage'])(
+    "%s is platform-level: a tenant administrator's grant to a role of its tenant is refused (422) and writes nothing",
+    async (code) => {
+      const role = await platform
+        .as('ann', 'acme')
+        .post(`${BASE}/roles`)
+        .send({ name: `jobs-${code.split('.')[2]}` })
+        .expect(201);
+      expectProblem(
+        await platform.as('ann', 'acme').post(`${BASE}/roles/${role.body.id}/permissions`).send({ permissionCode: code }),
+        422,
+        'Authorization.PermissionPlatformOnly',
+      );
+      expect(await platform.count('role_permission', `role_id = $1`, [role.body.id])).toBe(0);
+      // So the checks over every platform-level code below (delegations, requests) cover it too.
+      expect(PLATFORM_CODES).toContain(code);
+    },
+  );
+
   it.each(PLATFORM_CODES)('%s: a tenant role cannot be granted it (422), a platform role can', async (code) => {
     const tenantRole = await platform
       .as('ann', 'acme')

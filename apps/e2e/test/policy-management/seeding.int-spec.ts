@@ -43,7 +43,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seedin
     try {
       const reports = await Promise.all([seeder.seed(), second.app.get(CatalogSeeder).seed()]);
       for (const report of reports) {
-        expect(report).toEqual({ permissionsAdded: [], featuresAdded: [], adminRoleCreated: false, adminPermissionsAdded: 0, adminBound: false });
+        expect(report).toEqual({
+          permissionsAdded: [],
+          featuresAdded: [],
+          adminRoleCreated: false,
+          adminPermissionsAdded: 0,
+          adminBound: false,
+          platformPermissionsWithdrawn: 0,
+        });
       }
     } finally {
       await second.app.close();
@@ -65,6 +72,37 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management seedin
     await platform.seedTenantAdmin('acme', 'zed');
     const res = await platform.as('zed', 'acme').get('/api/authorization/roles').expect(200);
     expect(res.body.items.map((r: { name: string }) => r.name)).toEqual(['tenant-admin']);
+  });
+
+  // Issue 31: tenants bootstrapped while operations.jobs.* was tenant-level hold it in tenant-admin.
+  it('withdraws platform-level codes from roles of other tenants, recorded as revocations with their events; the platform tenant keeps them', async () => {
+    const jobs = ['operations.jobs.manage', 'operations.jobs.view'];
+    await platform.grantRole('globex', 'gwen', 'tenant-admin', [...jobs, 'cases.case.view']);
+    const held = (tenantId: string, roleName: string) =>
+      platform.sql
+        .query(`SELECT permission_code FROM authz.role_permission WHERE tenant_id = $1 AND role_name = $2 ORDER BY permission_code`, [tenantId, roleName])
+        .then((rows: Array<{ permission_code: string }>) => rows.map((r) => r.permission_code));
+    const outsidePlatform = () =>
+      platform.count('role_permission', `tenant_id <> $1 AND permission_code = ANY($2::varchar[])`, [
+        SEEDED_TENANT,
+        PERMISSION_CATALOG.filter((p) => p.level === 'platform').map((p) => p.code),
+      ]);
+    const outboxBefore = await platform.count('outbox_message', `event_type = 'authorization.role-permission.changed'`);
+    // globex's two, and whatever the harness gave other tenants' roles (it grants the whole catalog).
+    const rows = await outsidePlatform();
+    expect(rows).toBeGreaterThanOrEqual(2);
+
+    const report = await platform.policy.app.get(CatalogSeeder).seed();
+    expect(report.platformPermissionsWithdrawn).toBe(rows);
+    expect(await outsidePlatform()).toBe(0);
+    expect(await held('globex', 'tenant-admin')).toEqual(['cases.case.view']);
+    expect(await held(SEEDED_TENANT, PLATFORM_ADMIN_ROLE)).toEqual(expect.arrayContaining(jobs));
+    const log = await platform.sql.query(
+      `SELECT actor, before->>'permissionCode' AS code FROM authz.policy_change_log WHERE tenant_id = 'globex' AND change = 'role-permission.revoked' ORDER BY 2`,
+    );
+    expect(log).toEqual(jobs.map((code) => ({ actor: 'policy-management:seed', code })));
+    expect(await platform.count('outbox_message', `event_type = 'authorization.role-permission.changed'`)).toBe(outboxBefore + rows);
+    expect((await platform.policy.app.get(CatalogSeeder).seed()).platformPermissionsWithdrawn).toBe(0);
   });
 
   it('holds every permission any service declares: a declared code missing from the contract catalog fails here', () => {
