@@ -79,6 +79,24 @@ describe('admin console: sign-in and menu', () => {
     await consoleBrowser.screenshot(page, '02-home-admin');
   });
 
+  // Issue 31: the Jobs screen keys on /me/permissions; a tenant's administrator no longer holds the fleet's job permissions.
+  it('signs a bootstrapped administrator of another tenant in with every screen but Jobs, which answers the API 403 by address', async () => {
+    const created = await consoleBrowser.api(consoleBrowser.adminToken, 'POST', '/api/operations/tenants', {
+      id: 'initech',
+      name: 'Initech',
+      adminSubject: 'ian',
+    });
+    expect(created.status).toBe(201);
+    const page = await consoleBrowser.signIn(consoleBrowser.token('ian', 'initech'));
+    const menu = page.getByRole('navigation', { name: 'Console' });
+    await menu.getByRole('link', { name: 'Access' }).waitFor();
+    expect(await menu.getByRole('link').allTextContents()).toEqual(['Access', 'Why?', 'Audit', 'Tasks', 'Webhooks']);
+    await page.goto(`${consoleBrowser.baseUrl}/console/jobs`);
+    const alert = page.getByRole('alert').first();
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('HTTP 403');
+  });
+
   it('shows a user without permissions no admin menu, and the API 403 as a message on a screen they open by address', async () => {
     const page = await consoleBrowser.signIn(consoleBrowser.token('nobody'));
     await page.getByRole('heading', { name: 'Nothing to administer' }).waitFor();
