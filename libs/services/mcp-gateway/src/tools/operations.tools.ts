@@ -42,7 +42,10 @@ const jobEntry = z.object({
     .nullable(),
 });
 
-/** `list_jobs`: operations' job schedule (`GET /api/operations/jobs`), for holders of `operations.jobs.view`. */
+/**
+ * `list_jobs`: operations' job schedule (`GET /api/operations/jobs`), for holders of
+ * `operations.jobs.view`. Platform-level: tools/list never offers it to callers of other tenants.
+ */
 export const listJobsTool = defineTool({
   name: 'list_jobs',
   title: 'List background jobs',
@@ -57,7 +60,7 @@ export const listJobsTool = defineTool({
 
 /**
  * `run_job`: a manual run now (`POST /api/operations/jobs/{jobName}/trigger`), for holders of
- * `operations.jobs.manage`. Destructive and not idempotent, honestly: a run may purge data
+ * `operations.jobs.manage` (platform-level, like `list_jobs`). Destructive and not idempotent, honestly: a run may purge data
  * (retention jobs) and every call is another run.
  */
 export const runJobTool = defineTool({
