@@ -71,10 +71,17 @@ describeWithTools(() => {
       for (const line of ignored) expect(line).toMatch(/#\s*\S/);
     });
 
-    it('pins every base image to an exact Node release on Debian slim, never latest', () => {
+    it('pins every base image to the Node release of .nvmrc (the one CI tests on) on Debian slim, never latest', () => {
+      const release = read('.nvmrc').trim();
+      expect(release).toMatch(/^24\.\d+\.\d+$/);
       const bases = instructions.filter((line) => line.startsWith('FROM ')).map((line) => line.split(/\s+/)[1]);
       expect(bases.length).toBeGreaterThanOrEqual(2);
-      for (const base of bases) expect(base).toMatch(/^node:(20|22)\.\d+\.\d+-(bookworm|trixie)-slim$/);
+      for (const base of bases) expect(base).toMatch(new RegExp(`^node:${release.replaceAll('.', '\\.')}-(bookworm|trixie)-slim$`));
+    });
+
+    it("states in package.json's engines the Node major the image ships", () => {
+      const engines = (JSON.parse(read('package.json')) as { engines: { node: string } }).engines.node;
+      expect(engines).toMatch(new RegExp(`^\\^${read('.nvmrc').trim().split('.')[0]}\\.\\d+\\.\\d+$`));
     });
 
     /** The instructions of stage `name` (from its FROM to the next). */
