@@ -104,6 +104,7 @@ module.exports = async function globalTeardown() {
     const what = left.map(([k, n]) => `${k} ${n}`).join(', ');
     console.warn(`global teardown swept what suites left behind: ${what}`);
     // .ci/run's leftover check fails on it: a suite must delete what it made, the sweep is a net.
-    if (process.env.LP_LEFTOVERS_REPORT) appendFileSync(process.env.LP_LEFTOVERS_REPORT, `${process.env.JEST_PROJECT_ROOT ?? 'jest'} ${process.env.JEST_KIND ?? ''}: ${what}\n`);
+    if (process.env.LP_LEFTOVERS_REPORT)
+      appendFileSync(process.env.LP_LEFTOVERS_REPORT, `${process.env.JEST_PROJECT_ROOT ?? 'jest'} ${process.env.JEST_KIND ?? ''}: ${what}\n`);
   }
 };
