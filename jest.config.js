@@ -26,6 +26,8 @@ module.exports = {
   // oidc-provider, the issuer the console's single sign-on spec runs in its own process).
   transformIgnorePatterns: ['/node_modules/(?!(@nestjs|@electric-sql|jose|uuid|file-type|strtok3|token-types|uint8array-extras|@tokenizer|oidc-provider)/)'],
   moduleNameMapper: pathsToModuleNameMapper(),
+  // Not under the temporary directory: .ci/run gives each run its own TMPDIR and fails on anything left in it.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],

@@ -1,7 +1,6 @@
-import { Channel, connect } from 'amqplib';
 import { DataSource } from 'typeorm';
 import { AuthorizationAction, AuthzRpc, MessageOf } from '@lp/contracts';
-import { MessagingNames } from '@lp/platform/messaging';
+import { deleteBrokerObjects } from '@lp/platform/testing';
 
 /**
  * What the decision RPC benches share: the question they ask, the policy that makes it a Permit,
@@ -32,30 +31,10 @@ export async function seedBenchPolicy(sql: DataSource): Promise<void> {
   await sql.query(`INSERT INTO authz.user_role (tenant_id, subject, role_id, role_name, created_by) VALUES ('acme', 'alice', '${ROLE_ID}', 'clerk', 'bench')`);
 }
 
-/** The durable queues and exchanges the services declared under `prefix` (instance queues go by themselves). */
-export async function deleteTopology(url: string, prefix: string, services: string[]): Promise<void> {
-  const names = new MessagingNames(prefix);
-  const connection = await connect(url);
-  try {
-    // One channel per step: a refused delete closes its channel.
-    const step = async (action: (channel: Channel) => Promise<unknown>) => {
-      const channel = await connection.createChannel();
-      channel.on('error', () => undefined);
-      try {
-        await action(channel);
-        await channel.close();
-      } catch {
-        // Not declared in this run: nothing to delete.
-      }
-    };
-    for (const service of services) {
-      await step((c) => c.deleteQueue(names.rpcQueue(service)));
-      await step((c) => c.deleteQueue(names.serviceQueue(service)));
-      await step((c) => c.deleteQueue(names.deadLetterQueue(service)));
-    }
-    await step((c) => c.deleteExchange(names.eventsExchange));
-    await step((c) => c.deleteExchange(names.deadLetterExchange));
-  } finally {
-    await connection.close();
-  }
+/**
+ * Deletes every queue and exchange under the bench's own AMQP prefix (RPC queues, service and dead
+ * letter queues, the events exchanges, an echo server's queue): a bench leaves nothing on the broker.
+ */
+export async function deleteTopology(url: string, prefix: string): Promise<void> {
+  await deleteBrokerObjects(url, prefix);
 }

@@ -168,8 +168,8 @@ export async function benchDecisionRpcProcesses(options: DecisionRpcProcessesOpt
     if (echoServer) await attempt('echo server', () => stopServer(echoServer!));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'bench-echo']));
-    await attempt('echo topology', () => deleteTopology(options.amqpUrl, `${id}_echo.`, ['bench']));
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`));
+    await attempt('echo topology', () => deleteTopology(options.amqpUrl, `${id}_echo.`));
     rmSync(dataDir, { recursive: true, force: true });
     out(
       problems.length === 0

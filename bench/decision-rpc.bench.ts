@@ -130,7 +130,7 @@ async function tearDown(stack: Stack, urls: { amqp: string; redis: string }): Pr
   if (stack.runtime) await attempt('runtime', () => stack.runtime!.close());
   if (stack.db) await attempt('database', () => stack.db!.drop());
   await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${stack.id}:`));
-  await attempt('rabbitmq topology', () => deleteTopology(urls.amqp, `${stack.id}.`, ['authz-decision', 'policy-management']));
+  await attempt('rabbitmq topology', () => deleteTopology(urls.amqp, `${stack.id}.`));
   if (stack.dataDir) await attempt('data dir', async () => rmSync(stack.dataDir!, { recursive: true, force: true }));
   return problems;
 }
@@ -365,7 +365,7 @@ export async function benchDecisionRpc(options: DecisionRpcOptions): Promise<Dec
     const problems: string[] = [];
     if (echoServer) {
       await echoServer.close().catch((e: unknown) => problems.push(`echo server: ${String(e)}`));
-      await deleteTopology(urls.amqp, echoPrefix, ['bench']).catch((e: unknown) => problems.push(`echo topology: ${String(e)}`));
+      await deleteTopology(urls.amqp, echoPrefix).catch((e: unknown) => problems.push(`echo topology: ${String(e)}`));
     }
     problems.push(...(await tearDown(stack, urls)));
     out(

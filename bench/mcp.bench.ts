@@ -131,9 +131,7 @@ export async function benchMcp(options: { quick: boolean; amqpUrl: string; profi
     for (const server of servers.reverse()) await attempt('server', () => stopServer(server));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () =>
-      deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'case-management', 'mcp-gateway', 'operations', 'bench-echo']),
-    );
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`));
     rmSync(dataDir, { recursive: true, force: true });
     out(
       problems.length === 0

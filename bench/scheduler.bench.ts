@@ -127,7 +127,7 @@ export async function benchScheduler(options: SchedulerBenchOptions): Promise<vo
     if (owner) await attempt('owner server', () => stopServer(owner!));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'operations', 'bench-echo']));
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`));
     rmSync(dataDir, { recursive: true, force: true });
     out(
       problems.length === 0

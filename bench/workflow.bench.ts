@@ -180,9 +180,7 @@ export async function benchWorkflow(options: { quick: boolean; amqpUrl: string; 
     for (const server of servers.reverse()) await attempt('server', () => stopServer(server));
     if (db) await attempt('database', () => db!.drop());
     await attempt('redis keys', () => deleteRedisKeys(urls.redis, `${id}:`));
-    await attempt('rabbitmq topology', () =>
-      deleteTopology(options.amqpUrl, `${id}.`, ['authz-decision', 'policy-management', 'workflow-engine', 'bench-echo']),
-    );
+    await attempt('rabbitmq topology', () => deleteTopology(options.amqpUrl, `${id}.`));
     rmSync(dataDir, { recursive: true, force: true });
     out(
       problems.length === 0
