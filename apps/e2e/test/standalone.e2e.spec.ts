@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { root, start, Started, stop } from './support/standalone-process';
@@ -12,14 +13,19 @@ import { root, start, Started, stop } from './support/standalone-process';
  * to npm that stops the platform, and a restart on the same DATA_DIR keeping data and secret.
  */
 
-function mintToken(dataDir: string, ...args: string[]): string {
-  const run = spawnSync(process.execPath, [join(root, 'tools/run.mjs'), 'tools/token.ts', ...args], {
+/**
+ * `npm run -s token`'s script, asynchronously: a synchronous spawn would stall the event loop for
+ * seconds on a loaded machine, and fetch would then reuse a keep-alive connection the server had
+ * closed meanwhile ("other side closed").
+ */
+async function mintToken(dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'tools/run.mjs'), 'tools/token.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, JWT_SECRET: '' },
     encoding: 'utf8',
   });
-  expect(run.stderr).toBe('');
-  return run.stdout.trim();
+  expect(stderr).toBe('');
+  return stdout.trim();
 }
 
 describe('standalone: npm start on the embedded defaults', () => {
@@ -80,7 +86,7 @@ describe('standalone: npm start on the embedded defaults', () => {
   });
 
   it('reaches the guard with a token from npm run -s token: a caller holding no role is denied, the seeded admin is permitted', async () => {
-    const token = mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
+    const token = await mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
     const res = await fetch(`${first!.baseUrl}/api/authorization/roles`, {
       headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'e2e-corr-1' },
     });
