@@ -1,8 +1,10 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { root, start, Started, stop } from './support/standalone-process';
 
 /**
@@ -11,14 +13,19 @@ import { root, start, Started, stop } from './support/standalone-process';
  * to npm that stops the platform, and a restart on the same DATA_DIR keeping data and secret.
  */
 
-function mintToken(dataDir: string, ...args: string[]): string {
-  const run = spawnSync(process.execPath, [join(root, 'tools/run.mjs'), 'tools/token.ts', ...args], {
+/**
+ * `npm run -s token`'s script, asynchronously: a synchronous spawn would stall the event loop for
+ * seconds on a loaded machine, and fetch would then reuse a keep-alive connection the server had
+ * closed meanwhile ("other side closed").
+ */
+async function mintToken(dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)(process.execPath, [join(root, 'tools/run.mjs'), 'tools/token.ts', ...args], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, JWT_SECRET: '' },
     encoding: 'utf8',
   });
-  expect(run.stderr).toBe('');
-  return run.stdout.trim();
+  expect(stderr).toBe('');
+  return stdout.trim();
 }
 
 describe('standalone: npm start on the embedded defaults', () => {
@@ -29,10 +36,12 @@ describe('standalone: npm start on the embedded defaults', () => {
   afterAll(async () => {
     await stop(first);
     await stop(second);
+    rmSync(dirname(dataDir), { recursive: true, force: true });
   });
 
   it('prints the ready line and an admin token, and is ready within 20 s of it', async () => {
-    first = await start(dataDir);
+    // At the default log level, as a new user sees it (the start-up output is checked below).
+    first = await start(dataDir, { LOG_LEVEL: 'info' });
     let status = 0;
     while (Date.now() - first.readyAt < 20_000) {
       status = (await fetch(`${first.baseUrl}/health/ready`)).status;
@@ -41,6 +50,30 @@ describe('standalone: npm start on the embedded defaults', () => {
     }
     expect(status).toBe(200);
     expect((await fetch(`${first.baseUrl}/health/live`)).status).toBe(200);
+  }, 180_000);
+
+  it('prints under 40 lines up to its ready block, in one log style, with no warning, and nothing after it once the first job catalog round is done', async () => {
+    // The first reconciliation of every service's job catalog is the last start-up work: wait for
+    // it to be counted (operations' metric), then nothing more may have been printed.
+    const reconciled = async () => {
+      const metrics = await (await fetch(`${first!.baseUrl}/metrics`)).text();
+      return FLEET_SERVICE_NAMES.every((service) =>
+        new RegExp(`^operations_job_catalog_syncs_total\\{source="${service}",outcome="reconciled"\\} [1-9]`, 'm').test(metrics),
+      );
+    };
+    const deadline = Date.now() + 60_000;
+    while (!(await reconciled()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await reconciled()).toBe(true);
+
+    const lines = first!.output().replace(/\n$/, '').split('\n');
+    const blockEnd = lines.indexOf(first!.adminToken); // the ready block ends with the admin token
+    const startup = lines.slice(0, blockEnd + 1);
+    expect(startup.length).toBeLessThan(40);
+    expect(startup.filter((line) => /\b(WARN|ERROR|FATAL)\b|Warning:/.test(line))).toEqual([]);
+    // One log style: pino only, no line of Nest's own console logger, no raw colour codes off a TTY.
+    expect(startup.filter((line) => line.includes('[Nest]') || line.includes('\u001b['))).toEqual([]);
+    expect(startup.filter((line) => / started in \d+ ms/.test(line))).toHaveLength(FLEET_SERVICE_NAMES.length);
+    expect(lines.slice(blockEnd + 1)).toEqual([]);
   }, 90_000);
 
   it('answers a guarded route with 401 problem+json without a token', async () => {
@@ -53,7 +86,7 @@ describe('standalone: npm start on the embedded defaults', () => {
   });
 
   it('reaches the guard with a token from npm run -s token: a caller holding no role is denied, the seeded admin is permitted', async () => {
-    const token = mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
+    const token = await mintToken(dataDir, '--sub', 'alice', '--tenant', 'default');
     const res = await fetch(`${first!.baseUrl}/api/authorization/roles`, {
       headers: { authorization: `Bearer ${token}`, 'x-correlation-id': 'e2e-corr-1' },
     });

@@ -333,6 +333,30 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     });
   });
 
+  describe('GET /roles?name=', () => {
+    it("finds a role by its exact name (trimmed) in the caller's tenant only: one item, or an empty page", async () => {
+      const role = await createRole();
+      const found = (
+        await admin()
+          .get(`${BASE}/roles`)
+          .query({ name: ` ${role.name} ` })
+          .expect(200)
+      ).body;
+      expect(found).toEqual(expect.objectContaining({ totalCount: 1, items: [expect.objectContaining({ id: role.id, name: role.name })] }));
+      expect(
+        (
+          await admin()
+            .get(`${BASE}/roles`)
+            .query({ name: `${role.name}-not` })
+            .expect(200)
+        ).body,
+      ).toEqual(expect.objectContaining({ totalCount: 0, items: [] }));
+      // Another tenant's role of the same name is not this tenant's.
+      expect((await platform.as('ann', 'acme').get(`${BASE}/roles`).query({ name: role.name }).expect(200)).body.items).toEqual([]);
+      expect((await admin().get(`${BASE}/roles`).query({ name: ' ' }).expect(400)).body.code).toBe('Validation.Failed');
+    });
+  });
+
   describe('GET /roles/{roleId}', () => {
     it("answers one role of the caller's tenant in the list's shape", async () => {
       const role = await createRole({ description: 'one of many', dataScope: 'office' });

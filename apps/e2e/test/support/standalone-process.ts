@@ -43,10 +43,11 @@ export function start(dataDir: string, env: Record<string, string> = {}): Promis
   let out = '';
   return new Promise((resolvePromise, reject) => {
     // A platform that never gets ready is stopped, not left running: the caller has nothing to stop.
+    // 120 s: a first start compiles the whole tree (SWC), which takes over 60 s on a loaded 2-core machine.
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
-      reject(new Error(`no ready line within 60 s:\n${out}`));
-    }, 60_000);
+      reject(new Error(`no ready line within 120 s:\n${out}`));
+    }, 120_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const [, baseUrl] = /ready: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out) ?? [];

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
-import { Logger } from '@nestjs/common';
+import { Logger, LoggerService } from '@nestjs/common';
+import type { Params as LoggerParams } from 'nestjs-pino';
 import { assertJwtVerificationOptions, JwtVerificationOptions } from '@lp/platform/auth';
+import { installPlatformLogger, loggerParams } from '@lp/platform/observability';
 import { EmbeddedPostgres } from '@lp/platform/persistence';
 import { PlatformConfig, platformConfig } from './platform-config';
 import { ensureSigningSecret } from './signing-secret';
@@ -10,6 +12,8 @@ export interface PlatformRuntime {
   /** What this process is called in logs: the service name, or `standalone` for the all-in-one process. */
   processName: string;
   config: PlatformConfig;
+  /** The process's logging (pino): the Nest apps it hosts log through it too, in one style. */
+  logging: { params: LoggerParams; logger: LoggerService };
   /** The environment the runtime was started with: the services load their own keys from it. */
   env: Readonly<NodeJS.ProcessEnv>;
   dataDir: string;
@@ -32,6 +36,9 @@ export class StartupError extends Error {}
  */
 export async function startPlatformRuntime(processName: string, env: NodeJS.ProcessEnv = process.env): Promise<PlatformRuntime> {
   const config = platformConfig.load(env);
+  // Before anything logs: the embedded database below logs through it, in the same style as the apps.
+  const logParams = loggerParams(processName, config.LOG_LEVEL, config.LOG_FORMAT ?? (config.DATABASE_URL ? 'json' : 'pretty'));
+  const logging = { params: logParams, logger: installPlatformLogger(logParams) };
   const logger = new Logger('PlatformRuntime');
   const dataDir = resolve(config.DATA_DIR);
   const production = config.NODE_ENV === 'production';
@@ -52,6 +59,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   const runtime: PlatformRuntime = {
     processName,
     config,
+    logging,
     env,
     dataDir,
     database: { url: embedded?.url ?? (config.DATABASE_URL as string), embedded: !!embedded },

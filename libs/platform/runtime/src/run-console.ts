@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
-import { metricsRegistry } from '@lp/platform/observability';
+import { installPlatformLogger, loggerParams, metricsRegistry } from '@lp/platform/observability';
 import { consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { createHttpServer } from './http-server';
 import { platformConfig } from './platform-config';
@@ -25,6 +25,8 @@ export async function runConsole(): Promise<void> {
   const logger = new Logger('console');
   try {
     const config = platformConfig.load();
+    // The fleet's one log style (it has no database, so JSON unless LOG_FORMAT says otherwise).
+    installPlatformLogger(loggerParams('console', config.LOG_LEVEL, config.LOG_FORMAT ?? 'json'));
     const settings = consoleHostConfig.load();
     const app = consoleApp({ directory: settings.CONSOLE_DIR, client: consoleClientConfig(settings, config) });
     const built = () => existsSync(join(settings.CONSOLE_DIR, 'index.html'));

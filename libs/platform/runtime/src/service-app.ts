@@ -1,10 +1,9 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestMicroservice } from '@nestjs/microservices';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import { CorrelationMiddleware } from '@lp/platform/observability';
 import { apiExplorer } from './api-explorer';
 import { rpcServerOptions } from './infrastructure.module';
@@ -21,11 +20,17 @@ export interface ServiceApp {
   openApi: OpenAPIObject;
 }
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace', 'query']);
+
 /** Request bodies are JSON documents of modest size; anything larger is a 413 problem. */
 const JSON_BODY_LIMIT = '1mb';
 
 function correlate(req: express.Request, res: express.Response, next: express.NextFunction): void {
   new CorrelationMiddleware().use(req, res, next);
+}
+
+function httpOperations(document: OpenAPIObject): number {
+  return Object.values(document.paths).reduce((sum, item) => sum + Object.keys(item).filter((key) => HTTP_METHODS.has(key)).length, 0);
 }
 
 export function openApiPath(service: ServiceDefinition): string {
@@ -38,6 +43,7 @@ export function openApiPath(service: ServiceDefinition): string {
  * enhancers that apply to RPC messages (`applyRpcEnhancers`).
  */
 export async function createServiceApp(service: ServiceDefinition, runtime: PlatformRuntime): Promise<ServiceApp> {
+  const startedAt = performance.now();
   const http = express();
   http.disable('x-powered-by');
   // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id.
@@ -48,7 +54,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
     bufferLogs: true,
     abortOnError: false,
   });
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(runtime.logging.logger);
   // Nest binds handlers (and so their global enhancers) when it registers the listeners, which
   // connectMicroservice does at once unless deferred: defer, add the RPC enhancers, then finish as
   // Nest's undeferred path does (the hybrid app runs the lifecycle hooks for the shared container).
@@ -77,5 +83,7 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
 
   await app.startAllMicroservices();
   await app.init();
+  // The one start-up line of a service (Nest's per-module and per-route lines are at debug).
+  new Logger('ServiceApp').log(`${service.name} started in ${Math.round(performance.now() - startedAt)} ms (${httpOperations(openApi)} HTTP operations)`);
   return { definition: service, app, http, openApi };
 }

@@ -17,7 +17,7 @@ import {
   UserPolicyThrottlerGuard,
 } from '@lp/platform/http';
 import { EventBus } from '@lp/platform/messaging';
-import { CorrelationMiddleware, httpMetricsMiddleware, loggerParams, ReadinessCheck } from '@lp/platform/observability';
+import { CorrelationMiddleware, httpMetricsMiddleware, ReadinessCheck } from '@lp/platform/observability';
 import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
 import { HealthController, READINESS_CHECKS } from './health.controller';
 import { InfrastructureModule, serviceKeyPrefix } from './infrastructure.module';
@@ -55,7 +55,7 @@ export class ServiceHostModule implements NestModule {
       module: ServiceHostModule,
       imports: [
         // nestjs-pino keeps one root logger per process, so the label is the process, not the app.
-        LoggerModule.forRoot(loggerParams(runtime.processName, config.LOG_LEVEL, config.LOG_FORMAT ?? (runtime.database.embedded ? 'pretty' : 'json'))),
+        LoggerModule.forRoot(runtime.logging.params),
         ConfigModule.forRoot(platformConfig, config),
         ConfigModule.environment(runtime.env),
         AuthModule.forRoot(runtime.jwt),

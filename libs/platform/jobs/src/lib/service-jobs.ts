@@ -49,7 +49,7 @@ export class ServiceJobs implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.dispatcher = new JobDispatcher(this.service, this.catalog, [...this.decoratedBindings(), ...this.registry.seal()]);
-    if (this.catalog.length > 0) this.logger.log(`${this.catalog.length} jobs bound: ${this.catalog.map((j) => j.jobName).join(', ')}`);
+    if (this.catalog.length > 0) this.logger.debug(`${this.catalog.length} jobs bound: ${this.catalog.map((j) => j.jobName).join(', ')}`);
   }
 
   /** Runs one job now (the `service.jobs.run` handler and tests call this). */

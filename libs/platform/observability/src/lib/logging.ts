@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { Params } from 'nestjs-pino';
+import { Logger as NestLogger } from '@nestjs/common';
+import { Logger, Params, PinoLogger } from 'nestjs-pino';
 import pretty from 'pino-pretty';
 import { correlationIdOf } from './correlation.middleware';
 import { PROBE_PATHS } from './readiness';
@@ -38,4 +39,38 @@ export function loggerParams(service: string, level: string, format: 'json' | 'p
       autoLogging: { ignore: (req: IncomingMessage) => PROBE_PATHS.some((p) => req.url?.startsWith(p)) },
     },
   };
+}
+
+/**
+ * Nest's own start-up chatter: one line per module (InstanceLoader), per controller and per route
+ * (RoutesResolver, RouterExplorer) and per app started. Hundreds of lines for the fleet in one
+ * process, none of which an operator acts on: kept at debug (`LOG_LEVEL=debug` shows them).
+ */
+const NEST_BOOT_CONTEXTS: ReadonlySet<unknown> = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'NestMicroservice',
+]);
+
+/** The process's one Nest logger: pino (nestjs-pino's adapter), with Nest's boot lines at debug. */
+export class PlatformLogger extends Logger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    // Nest's own loggers pass their context as the last parameter.
+    if (NEST_BOOT_CONTEXTS.has(optionalParams[optionalParams.length - 1])) this.debug(message, ...optionalParams);
+    else super.log(message, ...optionalParams);
+  }
+}
+
+/**
+ * Makes pino the logger of everything Nest logs in this process from now on, including what is
+ * logged before any Nest app exists (the embedded database, the runtime profile), so the terminal
+ * shows one log style. nestjs-pino keeps one root pino per process: the first params win.
+ */
+export function installPlatformLogger(params: Params): PlatformLogger {
+  const logger = new PlatformLogger(new PinoLogger(params), params);
+  NestLogger.overrideLogger(logger);
+  return logger;
 }

@@ -121,3 +121,19 @@ export const webhookDeliveryBacklog = singleton(
       registers: [metricsRegistry],
     }),
 );
+
+/**
+ * Operations' job catalog reconciliations, per owning service (`source`) and outcome (`reconciled`,
+ * or `skipped` when the service did not answer or its answer could not be applied). A source whose
+ * count stays at zero has not been reconciled since operations started.
+ */
+export const jobCatalogSyncs = singleton(
+  'operations_job_catalog_syncs_total',
+  () =>
+    new Counter({
+      name: 'operations_job_catalog_syncs_total',
+      help: "Reconciliations of one service's job catalog with the job definitions, by source service and outcome (reconciled, skipped).",
+      labelNames: ['source', 'outcome'] as const,
+      registers: [metricsRegistry],
+    }),
+);

@@ -45,7 +45,7 @@ export class EmbeddedPostgres {
     const bridge = new PGliteWireBridge(db);
     await bridge.listen(socketPath);
     chmodSync(socketPath, 0o600);
-    EmbeddedPostgres.logger.log(`embedded PostgreSQL (PGlite) on unix socket ${socketPath}, data in ${dataDirectory}`);
+    EmbeddedPostgres.logger.debug(`embedded PostgreSQL (PGlite) on unix socket ${socketPath}, data in ${dataDirectory}`);
     const url = `postgres://postgres@localhost/postgres?host=${encodeURIComponent(directory)}`;
     return new EmbeddedPostgres(url, socketPath, bridge, db, () => {
       if (temporary) rmSync(directory, { recursive: true, force: true });

@@ -24,6 +24,14 @@ export const jobsConfig = declareConfig('operations', {
     default: 3000,
     min: 50,
   },
+  OPERATIONS_CATALOG_STARTUP_WAIT_MS: {
+    type: 'int',
+    group: 'jobs',
+    description:
+      'how long the first reconciliation after start keeps asking a service that does not answer yet (it may still be starting) before skipping it with a warning',
+    default: 60000,
+    min: 0,
+  },
   OPERATIONS_EXECUTION_RETENTION_DAYS: {
     type: 'int',
     group: 'retention',

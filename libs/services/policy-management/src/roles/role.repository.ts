@@ -18,8 +18,9 @@ export class RoleRepository {
   ) {}
 
   /** Every query is bound to one tenant: another tenant's roles behave as if they did not exist. */
-  list(tenantId: string, page: PageQuery): Promise<[RoleEntity[], number]> {
-    return this.roles.findAndCount({ where: { tenantId }, order: { name: 'ASC' }, ...pageWindow(page) });
+  list(tenantId: string, query: PageQuery & { name?: string }): Promise<[RoleEntity[], number]> {
+    const where = query.name === undefined ? { tenantId } : { tenantId, name: query.name };
+    return this.roles.findAndCount({ where, order: { name: 'ASC' }, ...pageWindow(query) });
   }
 
   /** The role `id` of the tenant, or null (`id` must already be a UUID). */

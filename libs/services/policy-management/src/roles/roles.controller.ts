@@ -2,8 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from
 import { ApiBearerAuth, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, TrustedCaller } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
-import { PageQuery } from '@lp/platform/http';
 import { Authorize } from '@lp/authz-guard';
+import { ListRolesQuery } from './dto/list-roles.query';
 import { RolePage, RoleResponse } from './dto/role.response';
 import { SaveRoleDto } from './dto/save-role.dto';
 import { RolesService } from './roles.service';
@@ -17,8 +17,8 @@ export class RolesController {
   @Get()
   @Authorize({ module: 'authorization', resource: 'role', action: AuthorizationAction.View })
   @ApiOkResponse({ type: RolePage })
-  list(@Caller() caller: TrustedCaller, @Query() page: PageQuery) {
-    return this.roles.list(caller.tenantId, page);
+  list(@Caller() caller: TrustedCaller, @Query() query: ListRolesQuery) {
+    return this.roles.list(caller.tenantId, query);
   }
 
   @Get(':roleId')

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AuthorizationEvent, EventTypes, NotFoundError, RoleChangedPayload, TrustedCaller } from '@lp/contracts';
-import { Page, pageOf, PageQuery } from '@lp/platform/http';
+import { Page, pageOf } from '@lp/platform/http';
 import { PolicyChanges } from '../policy-change';
 import { RoleResponse } from './dto/role.response';
 import { SaveRoleDto } from './dto/save-role.dto';
@@ -10,6 +10,7 @@ import { isProtectedRole } from './protected-role';
 import { RoleRepository } from './role.repository';
 import { requireUuid } from './path-params';
 import { lockRole } from './role-lookup';
+import { ListRolesQuery } from './dto/list-roles.query';
 import { RoleNameTakenError, RoleProtectedError } from './roles.errors';
 
 type RoleEvent = Extract<AuthorizationEvent, { payload: RoleChangedPayload }>;
@@ -21,9 +22,9 @@ export class RolesService {
     private readonly changes: PolicyChanges,
   ) {}
 
-  async list(tenantId: string, page: PageQuery): Promise<Page<RoleResponse>> {
-    const [rows, total] = await this.repository.list(tenantId, page);
-    return pageOf(rows.map(RoleResponse.of), total, page);
+  async list(tenantId: string, query: ListRolesQuery): Promise<Page<RoleResponse>> {
+    const [rows, total] = await this.repository.list(tenantId, query);
+    return pageOf(rows.map(RoleResponse.of), total, query);
   }
 
   /** One role of the tenant; unknown, another tenant's and malformed ids are all 404. */
