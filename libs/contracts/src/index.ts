@@ -11,6 +11,7 @@ export * from './lib/event-envelope';
 export * from './lib/patterns';
 export * from './lib/problem';
 export * from './lib/domain-error';
+export * from './lib/field-problems';
 export * from './lib/permission-catalog';
 export * from './lib/authorization-events';
 export * from './lib/simulation';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../domain-error';
+import { FieldProblems } from '../field-problems';
 import type { TrustedCaller } from '../trusted-caller';
 
 /**
@@ -42,7 +43,7 @@ export const text = (max = 255) => z.string().min(1).max(max);
  * under `dropRoot`, or `message` without one.
  */
 export function problemsOf(error: z.ZodError, dropRoot?: string): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
+  const problems = new FieldProblems();
   for (const issue of error.issues) {
     const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
     const relative = dropRoot !== undefined && path.startsWith(`${dropRoot}.`) ? path.slice(dropRoot.length + 1) : path;
@@ -50,12 +51,12 @@ export function problemsOf(error: z.ZodError, dropRoot?: string): Record<string,
     if (issue.code === 'unrecognized_keys') {
       // One entry per unknown field, under the field's own name, in the words of the HTTP validation pipe.
       const parent = relative === '' || relative === dropRoot ? '' : `${relative}.`;
-      for (const key of issue.keys) (problems[`${parent}${key}`] ??= []).push(`property ${key} should not exist`);
+      for (const key of issue.keys) problems.add(`${parent}${key}`, `property ${key} should not exist`);
       continue;
     }
-    (problems[field] ??= []).push(issue.message);
+    problems.add(field, issue.message);
   }
-  return problems;
+  return problems.toRecord();
 }
 
 /**
