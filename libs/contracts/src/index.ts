@@ -2,6 +2,7 @@ export * from './lib/authorization-action';
 export * from './lib/permission-code';
 export * from './lib/data-scope';
 export * from './lib/trusted-caller';
+export * from './lib/tenant-id';
 export * from './lib/decision';
 export * from './lib/decision-request';
 export * from './lib/decision-audit';

@@ -3,6 +3,7 @@ import type { DecisionRequest, ResourceDescriptor } from './decision';
 import { ValidationError } from './domain-error';
 import { FieldProblems } from './field-problems';
 import { permissionCode } from './permission-code';
+import { isTenantId } from './tenant-id';
 import type { CallerKind, TrustedCaller } from './trusted-caller';
 
 /**
@@ -44,6 +45,7 @@ function checkCaller(caller: unknown, problems: FieldProblems): void {
   if (!CALLER_KINDS.includes(caller['kind'] as CallerKind)) problems.add('caller.kind', `must be one of ${CALLER_KINDS.join(', ')}`);
   if (!isNonEmptyString(caller['subject'])) problems.add('caller.subject', 'is required');
   if (!isNonEmptyString(caller['tenantId'])) problems.add('caller.tenantId', 'is required');
+  else if (!isTenantId(caller['tenantId'])) problems.add('caller.tenantId', 'must be a tenant id (lower-case letters, digits, "_" and "-", at most 64)');
   const scopes = caller['scopes'];
   if (scopes !== undefined && !(Array.isArray(scopes) && scopes.every((s) => typeof s === 'string'))) {
     problems.add('caller.scopes', 'must be a list of strings');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../domain-error';
-import { parseMessage, problemsOf } from './message-schema';
+import { parseMessage, problemsOf, trustedCallerSchema } from './message-schema';
 
 /** Keys every plain object inherits: a body may name them like any other field. */
 const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'hasOwnProperty'];
@@ -34,5 +34,19 @@ describe('problemsOf', () => {
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).errors).toEqual({ hasOwnProperty: ['property hasOwnProperty should not exist'] });
     }
+  });
+});
+
+describe('trustedCallerSchema', () => {
+  const caller = { kind: 'user', subject: 'alice', tenantId: 'default', scopes: [], claimsDigest: 'd' };
+
+  it.each(['Default', 'default ', '../default', 'default\u0000', 'd'.repeat(300), ''])('refuses a caller of tenant %j (the tenant id rule)', (tenantId) => {
+    const result = trustedCallerSchema.safeParse({ ...caller, tenantId });
+    expect(result.success).toBe(false);
+    if (!result.success) expect(Object.keys(problemsOf(result.error))).toEqual(['tenantId']);
+  });
+
+  it('accepts a tenant id of the rule', () => {
+    expect(trustedCallerSchema.parse({ ...caller, tenantId: 'acme_2-x' }).tenantId).toBe('acme_2-x');
   });
 });

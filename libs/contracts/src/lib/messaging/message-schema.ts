@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../domain-error';
 import { FieldProblems } from '../field-problems';
+import { tenantIdSchema } from '../tenant-id';
 import type { TrustedCaller } from '../trusted-caller';
 
 /**
@@ -18,7 +19,9 @@ export const trustedCallerSchema: z.ZodType<TrustedCaller> = z
   .object({
     kind: z.enum(['user', 'application', 'delegated']),
     subject: z.string().trim().min(1),
-    tenantId: z.string().trim().min(1),
+    // The token's tenant, as the platform auth accepted it: held to the tenant id rule again here,
+    // since a caller on the broker is only as trusted as the service that put it there.
+    tenantId: tenantIdSchema('caller.tenantId'),
     clientId: z.string().optional(),
     scopes: z.array(z.string()).default([]),
     actor: z.string().optional(),
