@@ -61,7 +61,10 @@ const eventEnvelopeSchema = z.object({
 }) as z.ZodType<EventEnvelope>;
 
 const tenantBootstrapSchema = z.strictObject({
-  tenantId: tenantIdSchema().refine((id) => id !== PLATFORM_TENANT, `tenantId must not be the platform tenant "${PLATFORM_TENANT}": it is seeded, not bootstrapped`),
+  tenantId: tenantIdSchema().refine(
+    (id) => id !== PLATFORM_TENANT,
+    `tenantId must not be the platform tenant "${PLATFORM_TENANT}": it is seeded, not bootstrapped`,
+  ),
   /** The subject (token `sub`) of the new tenant's first administrator. */
   adminSubject: z
     .string()
@@ -76,7 +79,10 @@ export type TenantStatus = 'active' | 'suspended';
 export const TENANT_STATUSES: readonly TenantStatus[] = ['active', 'suspended'];
 
 const tenantStatusSchema = z.strictObject({
-  tenantId: tenantIdSchema().refine((id) => id !== PLATFORM_TENANT, `tenantId must not be the platform tenant "${PLATFORM_TENANT}": suspending it would lock out the operators`),
+  tenantId: tenantIdSchema().refine(
+    (id) => id !== PLATFORM_TENANT,
+    `tenantId must not be the platform tenant "${PLATFORM_TENANT}": suspending it would lock out the operators`,
+  ),
   status: z.enum(['active', 'suspended']),
   /**
    * operations' counter for the tenant's status (it moves on every status change): a report older

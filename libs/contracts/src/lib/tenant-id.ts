@@ -17,9 +17,5 @@ export function isTenantId(value: unknown): value is string {
 
 /** The rule as a message schema, its messages naming the field (`tenantId must be ...`). */
 export function tenantIdSchema(field = 'tenantId') {
-  return z
-    .string()
-    .min(1)
-    .max(TENANT_ID_MAX_LENGTH)
-    .regex(TENANT_ID_PATTERN, `${field} ${RULE}`);
+  return z.string().min(1).max(TENANT_ID_MAX_LENGTH).regex(TENANT_ID_PATTERN, `${field} ${RULE}`);
 }
