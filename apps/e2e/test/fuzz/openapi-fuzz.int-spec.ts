@@ -4,7 +4,7 @@ import { createHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { SEEDED_TENANT } from '@lp/contracts';
-import { FuzzOperation, FuzzRequest, JsonSchema, mutationsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKey } from './request-mutations';
+import { FuzzOperation, FuzzRequest, JsonSchema, mutationsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
 
 const SEED = 20261124;
 const PER_OPERATION = 30;
@@ -81,7 +81,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
       for (const req of mutationsOf(op, PER_OPERATION, SEED + index)) {
         const res = await send(http, req, token);
         sent++;
-        if (req.label.includes('prototype key')) prototypeSent++;
+        if (req.label.startsWith('prototype keys')) prototypeSent++;
         const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status}`;
         if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
         else if (res.status >= 400) {
@@ -111,7 +111,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
       for (const [key, value] of PROTOTYPE_KEYS) {
         const res = await mcp({
           method: 'tools/call',
-          params: { name: tool.name, arguments: JSON.parse(withOwnKey(plausible(tool.inputSchema), key, value)) },
+          params: { name: tool.name, arguments: JSON.parse(withOwnKeys(plausible(tool.inputSchema), [[key, value]])) },
         });
         const result = res.body?.result as { isError?: boolean; structuredContent?: { code?: string; status?: number } } | undefined;
         const where = `${tool.name} [${key}] -> ${res.status}`;

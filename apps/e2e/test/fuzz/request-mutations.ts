@@ -102,10 +102,11 @@ export const PROTOTYPE_KEYS: ReadonlyArray<[string, unknown]> = [
   ['hasOwnProperty', {}],
 ];
 
-/** `object` with `key` added as an own property (an object literal's `__proto__:` would set the prototype). */
-export function withOwnKey(object: unknown, key: string, value: unknown): string {
-  const base = object && typeof object === 'object' && !Array.isArray(object) ? object : {};
-  return JSON.stringify(Object.defineProperty({ ...base }, key, { value, enumerable: true }));
+/** `object` with `entries` added as own properties (an object literal's `__proto__:` would set the prototype), as JSON. */
+export function withOwnKeys(object: unknown, entries: ReadonlyArray<readonly [string, unknown]>): string {
+  const copy = { ...(object && typeof object === 'object' && !Array.isArray(object) ? object : {}) };
+  for (const [key, value] of entries) Object.defineProperty(copy, key, { value, enumerable: true });
+  return JSON.stringify(copy);
 }
 
 const WELL_FORMED_PATH_VALUE = '00000000-0000-0000-0000-000000000000';
@@ -140,8 +141,15 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
     add('JSON number', '123');
     add('array for an object', '[]');
     add('unknown field', JSON.stringify({ ...base, zzUnknown: 1 }));
-    // The first alone, the others beside a plausible body.
-    for (const [i, [key, value]] of PROTOTYPE_KEYS.entries()) add(`prototype key ${key}`, withOwnKey(i === 0 ? {} : base, key, value));
+    // Every prototype key in one body (a collector that stumbles on any of them answers 500): alone, and beside a plausible body.
+    add(
+      'prototype keys alone',
+      withOwnKeys(
+        {},
+        PROTOTYPE_KEYS.map(([key]) => [key, 1]),
+      ),
+    );
+    add('prototype keys in a plausible body', withOwnKeys(base, PROTOTYPE_KEYS));
     for (const field of fields) {
       add(`${field}: NUL`, withField(field, NUL));
       add(`${field}: lone surrogate`, withField(field, LONE_SURROGATE));
@@ -154,9 +162,9 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
     if (fields.length === 0) add('NUL key', JSON.stringify({ [NUL]: NUL }));
   }
   for (const value of PATH_VALUES) if (op.pathParams.length > 0) add(`path ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, value);
-  // Every prototype key in one query string, beside the operation's own parameters.
+  // Every prototype key in one query string.
   const prototypeQuery = PROTOTYPE_KEYS.map(([key]) => `${key}=1`).join('&');
-  add('query prototype keys', bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, prototypeQuery);
+  add('prototype keys in the query', bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, prototypeQuery);
   for (const value of QUERY_VALUES) {
     const params = [...op.queryParams, 'pageSize'].map((name) => `${encodeURIComponent(name)}=${value}`).join('&');
     add(`query ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, params);
