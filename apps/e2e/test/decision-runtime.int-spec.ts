@@ -350,6 +350,44 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     expect((await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n).toBe(before);
   });
 
+  // Each authenticated before (signed with the real key): 403 on guarded routes, but POST /decisions
+  // answered 200 and audited a decision for that "tenant" (the NUL reached PostgreSQL as 22P05).
+  it('refuses a token whose tenant_id breaks the tenant id rule with 401, over HTTP and RPC, and audits nothing for it', async () => {
+    const badTenants = ['Default', 'default ', '../default', 'default\u0000', 'd'.repeat(300)];
+    const sign = (tenantId: string) => signAccessToken({ sub: 'alice', tenantId }, { secret, issuer: runtime.jwt.issuer, audience: runtime.jwt.audience });
+    const question = { resource: { module: 'cases', resourceType: 'case' }, action: 'View' };
+    const audited = async (tenants: string[]) => {
+      for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+      return (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit WHERE tenant_id = ANY ($1::text[])`, [tenants]))[0].n as number;
+    };
+    const everything = async () => {
+      for (const { app } of decisionInstances) await app.get(DecisionAuditWriter).flush();
+      return (await sql.query(`SELECT count(*)::int AS n FROM authz_audit.decision_audit`))[0].n as number;
+    };
+    const before = await everything();
+    for (const tenantId of badTenants) {
+      const token = sign(tenantId);
+      const decided = await request(decisionInstances[0]!.http).post('/api/authorization/decisions').set('Authorization', `Bearer ${token}`).send(question);
+      expect([tenantId.slice(0, 12), decided.status, decided.body.code]).toEqual([tenantId.slice(0, 12), 401, 'Authentication.Required']);
+      const guarded = await request(policy.http).get('/api/authorization/roles').set('Authorization', `Bearer ${token}`);
+      expect([tenantId.slice(0, 12), guarded.status]).toEqual([tenantId.slice(0, 12), 401]);
+      // A caller built elsewhere and sent over the broker is held to the same rule.
+      await expect(rpc.call(AuthzRpc.decide, { caller: { ...alice, tenantId }, payload: question as never })).rejects.toMatchObject({
+        problem: { status: 400, code: 'Validation.Failed', errors: { 'caller.tenantId': expect.any(Array) } },
+      });
+    }
+    // PostgreSQL text holds no NUL: that one is counted by the total below.
+    expect(await audited(badTenants.filter((t) => !t.includes('\u0000')))).toBe(0);
+    expect(await everything()).toBe(before);
+    // A valid tenant still decides, and is audited.
+    await request(decisionInstances[0]!.http)
+      .post('/api/authorization/decisions')
+      .set('Authorization', `Bearer ${sign('globex')}`)
+      .send(question)
+      .expect(200);
+    expect(await everything()).toBe(before + 1);
+  });
+
   it('answers a malformed request with a validation problem, never a Permit', async () => {
     await expect(rpc.send(AuthzRpc.decide.pattern, { caller: alice, payload: { resource: { module: 'cases' }, action: 'Launch' } })).rejects.toMatchObject({
       problem: { status: 400, code: 'Validation.Failed' },

@@ -3,7 +3,8 @@ import request from 'supertest';
 import { createHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
-import { FuzzOperation, FuzzRequest, mutationsOf, operationsOf } from './request-mutations';
+import { SEEDED_TENANT } from '@lp/contracts';
+import { FuzzOperation, FuzzRequest, JsonSchema, mutationsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
 
 const SEED = 20261124;
 const PER_OPERATION = 30;
@@ -17,7 +18,9 @@ const PUBLIC = /^\/(health|metrics|\.well-known)/;
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of every service', () => {
   // The write limit is raised so the fuzzer reaches validation and handlers, not only 429s.
-  const platform = new OperationsTestPlatform('fuzz', { env: { USER_POLICY_LIMIT: '1000000' } });
+  const platform = new OperationsTestPlatform('fuzz', {
+    env: { USER_POLICY_LIMIT: '1000000', MCP_CALLER_RATE_LIMIT: '1000000', MCP_TENANT_RATE_LIMIT: '1000000' },
+  });
   const apps = () => [platform.policy, ...platform.decisionInstances.slice(0, 1), ...platform.operations, ...platform.services.values()];
   // Each app behind the HTTP server it runs with in production, so requests Node's own parser
   // refuses (headers or URL too large) are answered as they would be there.
@@ -36,6 +39,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
   });
 
   const operations = (): FuzzOperation[] => apps().flatMap((a) => operationsOf(a.definition.name, a.openApi as never));
+
+  const SERVICE_PREFIXES: Array<[string, string]> = [
+    ['/api/authorization/decisions', 'authz-decision'],
+    ['/api/authorization/', 'policy-management'],
+    ['/api/cases', 'case-management'],
+    ['/api/workflow/', 'workflow-engine'],
+    ['/api/webhooks/', 'webhook-dispatcher'],
+  ];
+  const serviceOf = (url: string) => SERVICE_PREFIXES.find(([prefix]) => url.startsWith(prefix))?.[1] ?? 'policy-management';
 
   async function send(http: unknown, req: FuzzRequest, token?: string) {
     // supertest makes a helper for every method Node knows (QUERY included) but types only the common ones.
@@ -63,11 +75,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     const token = platform.token();
     const failures: string[] = [];
     let sent = 0;
+    let prototypeSent = 0;
     for (const [index, op] of operations().entries()) {
       const http = servers.get(op.service)!;
       for (const req of mutationsOf(op, PER_OPERATION, SEED + index)) {
         const res = await send(http, req, token);
         sent++;
+        if (req.label.startsWith('prototype keys')) prototypeSent++;
         const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status}`;
         if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
         else if (res.status >= 400) {
@@ -77,9 +91,38 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
         }
       }
     }
-    process.stdout.write(`fuzz: ${sent} requests over ${operations().length} operations, ${failures.length} failures\n`);
+    process.stdout.write(`fuzz: ${sent} requests (${prototypeSent} with prototype keys) over ${operations().length} operations, ${failures.length} failures\n`);
     expect(failures).toEqual([]);
   }, 300_000);
+
+  it('answers every MCP tool called with prototype-key arguments with a tool result, never a JSON-RPC error or a 5xx', async () => {
+    const mcp = (body: object) =>
+      request(servers.get('mcp-gateway')!)
+        .post('/mcp')
+        .set('Authorization', `Bearer ${platform.token()}`)
+        .set('X-Tenant-Id', SEEDED_TENANT)
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, ...body });
+    const listed = await mcp({ method: 'tools/list', params: {} });
+    const tools = listed.body.result.tools as Array<{ name: string; inputSchema: JsonSchema }>;
+    expect(tools.length).toBeGreaterThanOrEqual(10);
+    const failures: string[] = [];
+    for (const tool of tools) {
+      for (const [key, value] of PROTOTYPE_KEYS) {
+        const res = await mcp({
+          method: 'tools/call',
+          params: { name: tool.name, arguments: JSON.parse(withOwnKeys(plausible(tool.inputSchema), [[key, value]])) },
+        });
+        const result = res.body?.result as { isError?: boolean; structuredContent?: { code?: string; status?: number } } | undefined;
+        const where = `${tool.name} [${key}] -> ${res.status}`;
+        if (res.status !== 200 || !result) failures.push(`${where} ${res.text.slice(0, 160)}`);
+        else if (result.isError && !(typeof result.structuredContent?.code === 'string' && (result.structuredContent.status ?? 500) < 500))
+          failures.push(`${where} ${JSON.stringify(result.structuredContent)}`);
+      }
+    }
+    process.stdout.write(`fuzz: ${tools.length * PROTOTYPE_KEYS.length} MCP tool calls over ${tools.length} tools, ${failures.length} failures\n`);
+    expect(failures).toEqual([]);
+  }, 120_000);
 
   it('answers every operation without a token with 401 problem+json', async () => {
     for (const op of operations().filter((o) => !PUBLIC.test(o.path))) {
@@ -99,8 +142,17 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     ['POST', '/api/authorization/roles', '{"name":"a\\ud800b"}', 'name'],
     ['PUT', '/api/authorization/features/a%00b', '{"enabled":true}', 'featureCode'],
     ['POST', '/api/authorization/roles', `${'{"a":'.repeat(1500)}1${'}'.repeat(1500)}`, 'a.a.a'],
+    // Object.prototype member names, a 500 on 31 routes before (`problems[parentKey].push is not a function`): one route per family.
+    ['POST', '/api/cases', '{"constructor":1}', 'constructor'],
+    ['POST', '/api/workflow/definitions/validate', '{"key":"k","name":"n","nodes":[],"__proto__":1}', '__proto__'],
+    ['POST', '/api/workflow/runtime/instances', '{"definitionKey":"k","toString":1}', 'toString'],
+    ['POST', '/api/workflow/reports/instances/_query', '{"hasOwnProperty":1}', 'hasOwnProperty'],
+    ['POST', '/api/workflow/management/import', '{"constructor":{}}', 'constructor'],
+    ['PUT', '/api/workflow/history/retention', '{"retentionDays":30,"constructor":{}}', 'constructor'],
+    ['POST', '/api/webhooks/subscriptions', '{"url":"https://example.com/h","eventTypes":["case.created"],"constructor":{}}', 'constructor'],
+    ['POST', '/api/webhooks/events', '{"eventType":"case.created","payload":{},"__proto__":{}}', '__proto__'],
   ])('%s %s (body %#) -> 400 naming %s', async (method, url, body, field) => {
-    const service = url.startsWith('/api/authorization/decisions') ? 'authz-decision' : 'policy-management';
+    const service = serviceOf(url);
     const res = await send(servers.get(service)!, { label: 'named', method: method.toLowerCase() as FuzzRequest['method'], url, body }, platform.token());
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);

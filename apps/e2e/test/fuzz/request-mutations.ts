@@ -66,7 +66,7 @@ export function operationsOf(service: string, doc: OpenApiDocument): FuzzOperati
 }
 
 /** A plausible value for a schema, so a mutation of one field leaves the others valid-looking. */
-function plausible(schema: JsonSchema | undefined, depth = 0): unknown {
+export function plausible(schema: JsonSchema | undefined, depth = 0): unknown {
   if (!schema || depth > 3) return 'x';
   if (schema.enum?.length) return schema.enum[0];
   switch (schema.type) {
@@ -89,6 +89,25 @@ const LONE_SURROGATE = 'a\ud800b';
 /** JSON text of `levels` nested arrays: parses to a value deeper than any stack-bound walker survives. */
 const deepJson = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const deepObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+/**
+ * Members of Object.prototype as field names: a problem collector keyed by field on a plain object
+ * answered 500 for them (`problems[field].push is not a function`). Each with a value of its own
+ * kind, a number or an object.
+ */
+export const PROTOTYPE_KEYS: ReadonlyArray<[string, unknown]> = [
+  ['__proto__', 1],
+  ['constructor', {}],
+  ['toString', 1],
+  ['hasOwnProperty', {}],
+];
+
+/** `object` with `entries` added as own properties (an object literal's `__proto__:` would set the prototype), as JSON. */
+export function withOwnKeys(object: unknown, entries: ReadonlyArray<readonly [string, unknown]>): string {
+  const copy = { ...(object && typeof object === 'object' && !Array.isArray(object) ? object : {}) };
+  for (const [key, value] of entries) Object.defineProperty(copy, key, { value, enumerable: true });
+  return JSON.stringify(copy);
+}
 
 const WELL_FORMED_PATH_VALUE = '00000000-0000-0000-0000-000000000000';
 const PATH_VALUES = [WELL_FORMED_PATH_VALUE, 'not-a-uuid', 'a%00b', '%ED%A0%80', '%E0%A4%A', '..%2F..%2Fetc', 'x'.repeat(600), '%20', '1e309', '-1'];
@@ -122,6 +141,15 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
     add('JSON number', '123');
     add('array for an object', '[]');
     add('unknown field', JSON.stringify({ ...base, zzUnknown: 1 }));
+    // Every prototype key in one body (a collector that stumbles on any of them answers 500): alone, and beside a plausible body.
+    add(
+      'prototype keys alone',
+      withOwnKeys(
+        {},
+        PROTOTYPE_KEYS.map(([key]) => [key, 1]),
+      ),
+    );
+    add('prototype keys in a plausible body', withOwnKeys(base, PROTOTYPE_KEYS));
     for (const field of fields) {
       add(`${field}: NUL`, withField(field, NUL));
       add(`${field}: lone surrogate`, withField(field, LONE_SURROGATE));
@@ -134,6 +162,9 @@ export function mutationsOf(op: FuzzOperation, count: number, seed: number): Fuz
     if (fields.length === 0) add('NUL key', JSON.stringify({ [NUL]: NUL }));
   }
   for (const value of PATH_VALUES) if (op.pathParams.length > 0) add(`path ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, value);
+  // Every prototype key in one query string.
+  const prototypeQuery = PROTOTYPE_KEYS.map(([key]) => `${key}=1`).join('&');
+  add('prototype keys in the query', bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, prototypeQuery);
   for (const value of QUERY_VALUES) {
     const params = [...op.queryParams, 'pageSize'].map((name) => `${encodeURIComponent(name)}=${value}`).join('&');
     add(`query ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, params);

@@ -144,4 +144,23 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: create_liti
       ]),
     );
   });
+
+  // Before: -32603 `errors[key].push is not a function`, internal text sent to the client. The SDK's own
+  // request schema drops an argument named __proto__ before the gateway sees it (zod's record parsing).
+  // After the audit test, which counts this file's calls.
+  it.each(['constructor', 'toString', 'hasOwnProperty'])('an argument named %s is an isError Validation.Failed naming it, not -32603', async (key) => {
+    const before = await casesCount();
+    const client = await clientAs('admin');
+    try {
+      const args = JSON.parse(`{"CaseTitle":"Prototype","CaseType":"civil","ClaimAmount":1,"DefendantName":"D","${key}":{}}`) as Record<string, unknown>;
+      const result = await client.callTool({ name: 'create_litigation_case', arguments: args });
+      expect(result.isError).toBe(true);
+      expect(structured(result)).toMatchObject({ code: 'Validation.Failed', status: 400 });
+      expect(Object.keys(structured<{ errors: object }>(result).errors)).toEqual([key]);
+      expect(JSON.stringify(result.content)).not.toMatch(/is not a function|TypeError/);
+    } finally {
+      await client.close();
+    }
+    expect(await casesCount()).toBe(before);
+  });
 });

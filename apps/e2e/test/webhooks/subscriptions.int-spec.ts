@@ -153,6 +153,19 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: subs
       expect(plain).toMatchObject({ isActive: true, description: null, maxRetries: null, effectiveMaxRetries: 5 });
     });
 
+    // Each passed validation and then answered 500 from the table's CHECK (callback_url ~ '^https?://').
+    it.each(['HTTP://127.0.0.1/x', 'http:/127.0.0.1/x', 'http:\\\\127.0.0.1\\x'])('stores %s as http://127.0.0.1/x, on create and on update', async (given) => {
+      const made = await create({ callbackUrl: given });
+      expect(made.callbackUrl).toBe('http://127.0.0.1/x');
+      expect((await rowOf(made.id))['callback_url']).toBe('http://127.0.0.1/x');
+      const changed = await as('wendy')
+        .patch(`${SUBSCRIPTIONS}/${made.id}`)
+        .send({ callbackUrl: given.replace('/x', '/y').replace('\\x', '\\y') })
+        .expect(200);
+      expect(changed.body.callbackUrl).toBe('http://127.0.0.1/y');
+      await as('wendy').delete(`${SUBSCRIPTIONS}/${made.id}`).expect(204);
+    });
+
     it('answers another tenant’s subscription, a malformed id and an unknown id with the same 404', async () => {
       for (const id of [created.id, 'not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
         expectProblem(await as('bob', TENANT_B).get(`${SUBSCRIPTIONS}/${id}`), 404, 'NotFound');

@@ -7,6 +7,7 @@ import type { EventEnvelope } from './event-envelope';
 import { rpcContract, RpcContract } from './messaging/rpc-contract';
 import { PLATFORM_TENANT } from './permission-catalog';
 import { PolicyOverlay, SimulatedDecision, SimulateReplayResult, SimulationLimits } from './simulation';
+import { tenantIdSchema } from './tenant-id';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction } from './authorization-action';
 
 const AUTHZ_DECISION = 'authz-decision';
@@ -59,16 +60,11 @@ const eventEnvelopeSchema = z.object({
   payload: z.unknown(),
 }) as z.ZodType<EventEnvelope>;
 
-/** Tenant ids as every `tenant_id` column holds them (varchar(64)); operations will mint them. */
-const TENANT_ID = /^[a-z0-9][a-z0-9_-]*$/;
-
 const tenantBootstrapSchema = z.strictObject({
-  tenantId: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(TENANT_ID, 'tenantId must be lower-case letters, digits, "_" and "-", starting with a letter or digit')
-    .refine((id) => id !== PLATFORM_TENANT, `tenantId must not be the platform tenant "${PLATFORM_TENANT}": it is seeded, not bootstrapped`),
+  tenantId: tenantIdSchema().refine(
+    (id) => id !== PLATFORM_TENANT,
+    `tenantId must not be the platform tenant "${PLATFORM_TENANT}": it is seeded, not bootstrapped`,
+  ),
   /** The subject (token `sub`) of the new tenant's first administrator. */
   adminSubject: z
     .string()
@@ -83,12 +79,10 @@ export type TenantStatus = 'active' | 'suspended';
 export const TENANT_STATUSES: readonly TenantStatus[] = ['active', 'suspended'];
 
 const tenantStatusSchema = z.strictObject({
-  tenantId: z
-    .string()
-    .min(1)
-    .max(64)
-    .regex(TENANT_ID, 'tenantId must be lower-case letters, digits, "_" and "-", starting with a letter or digit')
-    .refine((id) => id !== PLATFORM_TENANT, `tenantId must not be the platform tenant "${PLATFORM_TENANT}": suspending it would lock out the operators`),
+  tenantId: tenantIdSchema().refine(
+    (id) => id !== PLATFORM_TENANT,
+    `tenantId must not be the platform tenant "${PLATFORM_TENANT}": suspending it would lock out the operators`,
+  ),
   status: z.enum(['active', 'suspended']),
   /**
    * operations' counter for the tenant's status (it moves on every status change): a report older

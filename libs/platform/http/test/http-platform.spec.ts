@@ -112,6 +112,19 @@ describe('http platform: problem details, validation, paging, userPolicy, timeou
     expect(res.body.errors.colour[0]).toMatch(/should not exist/);
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('names an unknown body or query field called %s (400, not 500)', async (key) => {
+    const body = await request(app.getHttpServer())
+      .post('/things')
+      .set('X-Test-Subject', `u-prototype-${key}`)
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"n","size":1,"${key}":{}}`)
+      .expect(400);
+    expect(body.body.code).toBe('Validation.Failed');
+    expect(Object.keys(body.body.errors)).toEqual([key]);
+    const query = await request(app.getHttpServer()).get(`/things?${key}=1`).expect(400);
+    expect(Object.keys(query.body.errors)).toEqual([key]);
+  });
+
   it('applies paging defaults and rejects out-of-range paging', async () => {
     expect((await request(app.getHttpServer()).get('/things').expect(200)).body).toEqual({ pageIndex: 0, pageSize: 20 });
     expect((await request(app.getHttpServer()).get('/things?pageIndex=2&pageSize=5').expect(200)).body).toEqual({ pageIndex: 2, pageSize: 5 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ValidationError } from '../domain-error';
+import { FieldProblems } from '../field-problems';
+import { tenantIdSchema } from '../tenant-id';
 import type { TrustedCaller } from '../trusted-caller';
 
 /**
@@ -17,7 +19,9 @@ export const trustedCallerSchema: z.ZodType<TrustedCaller> = z
   .object({
     kind: z.enum(['user', 'application', 'delegated']),
     subject: z.string().trim().min(1),
-    tenantId: z.string().trim().min(1),
+    // The token's tenant, as the platform auth accepted it: held to the tenant id rule again here,
+    // since a caller on the broker is only as trusted as the service that put it there.
+    tenantId: tenantIdSchema('caller.tenantId'),
     clientId: z.string().optional(),
     scopes: z.array(z.string()).default([]),
     actor: z.string().optional(),
@@ -42,7 +46,7 @@ export const text = (max = 255) => z.string().min(1).max(max);
  * under `dropRoot`, or `message` without one.
  */
 export function problemsOf(error: z.ZodError, dropRoot?: string): Record<string, string[]> {
-  const problems: Record<string, string[]> = {};
+  const problems = new FieldProblems();
   for (const issue of error.issues) {
     const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i > 0 ? '.' : ''}${String(p)}`)).join('');
     const relative = dropRoot !== undefined && path.startsWith(`${dropRoot}.`) ? path.slice(dropRoot.length + 1) : path;
@@ -50,12 +54,12 @@ export function problemsOf(error: z.ZodError, dropRoot?: string): Record<string,
     if (issue.code === 'unrecognized_keys') {
       // One entry per unknown field, under the field's own name, in the words of the HTTP validation pipe.
       const parent = relative === '' || relative === dropRoot ? '' : `${relative}.`;
-      for (const key of issue.keys) (problems[`${parent}${key}`] ??= []).push(`property ${key} should not exist`);
+      for (const key of issue.keys) problems.add(`${parent}${key}`, `property ${key} should not exist`);
       continue;
     }
-    (problems[field] ??= []).push(issue.message);
+    problems.add(field, issue.message);
   }
-  return problems;
+  return problems.toRecord();
 }
 
 /**

@@ -20,6 +20,8 @@ export const AuthenticationFailure = {
   wrongIssuer: 'The token was not issued by the trusted issuer.',
   wrongAudience: 'The token is not intended for this service (audience mismatch).',
   noTenant: 'The token does not name a tenant (tenant_id claim).',
+  badTenant:
+    'The token names no valid tenant: tenant_id must be lower-case letters, digits, "_" and "-", starting with a letter or digit, at most 64 characters.',
   noSubject: 'The token names no subject (sub or client_id claim).',
   badActor: 'The token has an unusable act claim (RFC 8693 requires act.sub).',
   unverifiable: 'The bearer token could not be verified.',

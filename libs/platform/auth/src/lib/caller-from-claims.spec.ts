@@ -59,6 +59,13 @@ describe('callerFromClaims', () => {
     ['no tenant_id', { sub: 'alice' }, AuthenticationFailure.noTenant],
     ['an empty tenant_id', { sub: 'alice', tenant_id: '' }, AuthenticationFailure.noTenant],
     ['a non-string tenant_id', { sub: 'alice', tenant_id: 42 }, AuthenticationFailure.noTenant],
+    // Each authenticated before (the attack run's tokens, signed with the real key).
+    ['tenant_id Default', { sub: 'alice', tenant_id: 'Default' }, AuthenticationFailure.badTenant],
+    ['tenant_id "default "', { sub: 'alice', tenant_id: 'default ' }, AuthenticationFailure.badTenant],
+    ['tenant_id ../default', { sub: 'alice', tenant_id: '../default' }, AuthenticationFailure.badTenant],
+    ['tenant_id default\\u0000', { sub: 'alice', tenant_id: 'default\u0000' }, AuthenticationFailure.badTenant],
+    ['a tenant_id of 300 characters', { sub: 'alice', tenant_id: 'd'.repeat(300) }, AuthenticationFailure.badTenant],
+    ['a tenant_id of 65 characters', { sub: 'alice', tenant_id: 'd'.repeat(65) }, AuthenticationFailure.badTenant],
     ['neither sub nor client_id', { tenant_id: 't1' }, AuthenticationFailure.noSubject],
     ['an act claim without sub', { sub: 'alice', tenant_id: 't1', act: { client_id: 'x' } }, AuthenticationFailure.badActor],
     ['an act claim that is a string', { sub: 'alice', tenant_id: 't1', act: 'assistant' }, AuthenticationFailure.badActor],

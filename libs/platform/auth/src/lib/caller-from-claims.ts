@@ -1,11 +1,13 @@
-import type { TrustedCaller } from '@lp/contracts';
+import { isTenantId, type TrustedCaller } from '@lp/contracts';
 import { AccessTokenClaims, actorChainOf, scopesOf, stringClaim } from './access-token-claims';
 import { authenticationFailure } from './auth.errors';
 import { claimsDigest } from './claims-digest';
 
 /**
  * Maps the claims of an already verified token to the caller every decision is made for.
- * Throws `AuthenticationError` when the claims cannot name a tenant and a subject.
+ * Throws `AuthenticationError` when the claims cannot name a tenant and a subject, or name a tenant
+ * the tenant store could not hold (`isTenantId`): a token signed with the real key still names no
+ * tenant when its `tenant_id` is `Default`, `../default` or carries a NUL.
  *
  * - delegated: an RFC 8693 `act` claim; the decision is for `sub`, `act.sub` is who acts.
  * - application: `client_id` with no `sub`, or `sub` equal to it. RFC 9068 tokens carry
@@ -17,6 +19,7 @@ import { claimsDigest } from './claims-digest';
 export function callerFromClaims(claims: AccessTokenClaims): TrustedCaller {
   const tenantId = stringClaim(claims.tenant_id);
   if (!tenantId) throw authenticationFailure('noTenant');
+  if (!isTenantId(tenantId)) throw authenticationFailure('badTenant');
 
   const clientId = stringClaim(claims.client_id);
   const sub = stringClaim(claims.sub);

@@ -14,6 +14,18 @@ describe('unstorableInput', () => {
     expect(unstorableInput('a\u0000b', 'featureCode')).toEqual({ featureCode: ['must not contain NUL characters'] });
   });
 
+  it('refuses field names of Object.prototype members at any depth, under their own name', () => {
+    expect(
+      unstorableInput(JSON.parse('{"__proto__":{"polluted":1},"a":{"constructor":{"prototype":{}}},"b":[{"hasOwnProperty":1}],"toString":1,"ok":1}')),
+    ).toEqual(
+      JSON.parse(
+        '{"__proto__":["property __proto__ should not exist"],"a.constructor":["property constructor should not exist"],"b.0.hasOwnProperty":["property hasOwnProperty should not exist"],"toString":["property toString should not exist"]}',
+      ),
+    );
+    const nul = unstorableInput(JSON.parse('{"__proto__":"a\\u0000b"}'));
+    expect(Object.keys(nul)).toEqual(['__proto__']);
+  });
+
   it('refuses nesting past the limit without recursing (1,500 and 100,000 levels)', () => {
     for (const levels of [1_500, 100_000]) {
       let deep: unknown = 1;

@@ -3,10 +3,12 @@ import { Logger as NestLogger } from '@nestjs/common';
 import { Logger, Params, PinoLogger } from 'nestjs-pino';
 import pretty from 'pino-pretty';
 import { correlationIdOf } from './correlation.middleware';
+import { loggedError } from './logged-error';
 import { PROBE_PATHS } from './readiness';
 
 /**
  * nestjs-pino settings: JSON lines with the service name and correlation id, credentials redacted,
+ * a failed statement's values never printed (`loggedError`),
  * probe traffic not logged (a kubelet polling every few seconds would drown real requests).
  * `format: 'pretty'` prints one readable line per entry instead (pino-pretty, synchronously so
  * nothing is lost at exit): the default of the embedded profile, where a person reads the terminal.
@@ -35,6 +37,7 @@ export function loggerParams(service: string, level: string, format: 'json' | 'p
       },
       serializers: {
         req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        err: loggedError,
       },
       autoLogging: { ignore: (req: IncomingMessage) => PROBE_PATHS.some((p) => req.url?.startsWith(p)) },
     },

@@ -43,13 +43,15 @@ export class McpToolCalls {
       // MCP: an unknown tool is a protocol error (-32602), unlike a failing one.
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}`);
     }
-    const parsed = tool.input.safeParse(args ?? {});
-    if (!parsed.success) {
-      const invalid = invalidArgumentsProblem(parsed.error, tool.argumentFields);
-      finish('invalid', invalid.code);
-      return errorResult({ ...invalid, correlationId });
-    }
+    // Everything from here on runs inside the try: an error nobody expected becomes an `isError`
+    // result with no internals, where the SDK would send its message to the client as -32603.
     try {
+      const parsed = tool.input.safeParse(args ?? {});
+      if (!parsed.success) {
+        const invalid = invalidArgumentsProblem(parsed.error, tool.argumentFields);
+        finish('invalid', invalid.code);
+        return errorResult({ ...invalid, correlationId });
+      }
       const raw = await tool.run(parsed.data, this.contextFor(caller));
       // Parsing strips anything the service answers beyond the declared output, so a field added
       // downstream reaches MCP clients only once it is declared (and the client's validation holds).

@@ -43,6 +43,24 @@ describe('create_litigation_case arguments', () => {
     expect(errors?.['Extra']).toEqual(['is not an argument of this tool']);
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('reports an argument named %s like any unknown argument', (key) => {
+    const parsed = createLitigationCaseTool.input.safeParse(JSON.parse(`{"CaseTitle":"t","CaseType":"civil","ClaimAmount":1,"DefendantName":"d","${key}":{}}`));
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    const { errors } = invalidArgumentsProblem(parsed.error, createLitigationCaseTool.argumentFields);
+    expect(Object.keys(errors ?? {})).toEqual([key]);
+    expect(Object.getOwnPropertyDescriptor(errors, key)?.value).toEqual(['is not an argument of this tool']);
+  });
+
+  it('keys a downstream error on a field named like an Object.prototype member', () => {
+    const downstream = problem(400, 'Validation.Failed', 'no', {
+      errors: JSON.parse('{"constructor":["property constructor should not exist"],"__proto__":["x"]}'),
+    });
+    const { errors } = problemForClient(downstream, createLitigationCaseTool.argumentFields);
+    expect(Object.keys(errors ?? {})).toEqual(['constructor', '__proto__']);
+    expect(Object.getOwnPropertyDescriptor(errors, '__proto__')?.value).toEqual(['x']);
+  });
+
   it("keys the service's own per-field errors by argument", () => {
     const downstream = problem(400, 'Validation.Failed', 'no', {
       errors: { claimAmount: ['claimAmount must be at most 9999999999999.99'], officeId: ['unknown office'] },

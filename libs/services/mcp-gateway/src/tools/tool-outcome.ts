@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { ProblemCodes, type ProblemDetails } from '@lp/contracts';
+import { FieldProblems, ProblemCodes, type ProblemDetails } from '@lp/contracts';
 import { problem } from '@lp/platform/http';
 
 /** How a tools/call ended, as the audit and the metrics record it. */
@@ -32,29 +32,29 @@ function renameLeadingField(message: string, field: string | undefined, argument
 
 /** The 400 `Validation.Failed` for arguments the tool's input schema refuses, per argument (`(root)` for the whole object). */
 export function invalidArgumentsProblem(error: z.ZodError, argumentFields: Readonly<Record<string, string>> = {}): ProblemDetails {
-  const errors: Record<string, string[]> = {};
+  const errors = new FieldProblems();
   for (const issue of error.issues) {
     // An unknown argument is reported under its own name, not the object's.
     const keys =
       issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path.map(String), k].join('.')) : [issue.path.map(String).join('.') || '(root)'];
     for (const key of keys) {
-      const message = issue.code === 'unrecognized_keys' ? 'is not an argument of this tool' : renameLeadingField(issue.message, argumentFields[key], key);
-      (errors[key] ??= []).push(message);
+      const field = Object.hasOwn(argumentFields, key) ? argumentFields[key] : undefined;
+      errors.add(key, issue.code === 'unrecognized_keys' ? 'is not an argument of this tool' : renameLeadingField(issue.message, field, key));
     }
   }
-  return problem(400, ProblemCodes.validationFailed, `The arguments are not valid: ${Object.keys(errors).join(', ')}.`, { errors });
+  return problem(400, ProblemCodes.validationFailed, `The arguments are not valid: ${errors.fields().join(', ')}.`, { errors: errors.toRecord() });
 }
 
 /** The owning service's per-field errors keyed by the tool's argument names where the tool maps them. */
 export function problemForClient(p: ProblemDetails, argumentFields: Readonly<Record<string, string>> = {}): ProblemDetails {
   if (!p.errors) return p;
   const arguments_ = argumentOf(argumentFields);
-  const errors: Record<string, string[]> = {};
+  const errors = new FieldProblems();
   for (const [field, messages] of Object.entries(p.errors)) {
     const argument = arguments_.get(field) ?? field;
-    (errors[argument] ??= []).push(...messages.map((m) => renameLeadingField(m, field, argument)));
+    errors.add(argument, ...messages.map((m) => renameLeadingField(m, field, argument)));
   }
-  return { ...p, errors };
+  return { ...p, errors: errors.toRecord() };
 }
 
 /**

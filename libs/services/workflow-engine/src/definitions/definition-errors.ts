@@ -1,4 +1,4 @@
-import { DomainError } from '@lp/contracts';
+import { DomainError, FieldProblems } from '@lp/contracts';
 import type { DefinitionProblem } from '../engine';
 
 /**
@@ -38,9 +38,9 @@ export class DefinitionInvalidError extends DefinitionErrorWithExtensions {
 
 /** The problems by field as the fleet's `errors` member reads them, for clients that know only that one. */
 function errorsOf(problems: DefinitionProblem[]): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  for (const p of problems) (errors[p.path ?? (p.nodeKey ? `nodes.${p.nodeKey}` : 'definition')] ??= []).push(`${p.code}: ${p.message}`);
-  return errors;
+  const errors = new FieldProblems();
+  for (const p of problems) errors.add(p.path ?? (p.nodeKey ? `nodes.${p.nodeKey}` : 'definition'), `${p.code}: ${p.message}`);
+  return errors.toRecord();
 }
 
 /** Larger than WORKFLOW_DEFINITION_MAX_BYTES or WORKFLOW_DEFINITION_MAX_NODES allow. */

@@ -3,6 +3,7 @@
  * import against the definition version's graph and answers the instance's walk position and its
  * task rows, or the problems by field (422 `Workflow.Import.Invalid`).
  */
+import { FieldProblems } from '@lp/contracts';
 import { ApprovalNode, decideApproval, DefinitionGraph, listNodes, START_KEY, VoteValue } from '../engine';
 import type { ParkedApproval, WalkPosition } from '../runtime/runtime-walk';
 import type { ImportedTaskRow } from './management.repository';
@@ -18,8 +19,8 @@ export type ImportProblems = Record<string, string[]>;
 type Indexed = LegacyTask & { index: number };
 
 export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date): { plan: ImportPlan } | { problems: ImportProblems } {
-  const problems: ImportProblems = {};
-  const problem = (field: string, message: string) => (problems[field] ??= []).push(message);
+  const problems = new FieldProblems();
+  const problem = (field: string, message: string) => problems.add(field, message);
   const tasks: Indexed[] = body.tasks.map((t, index) => ({ ...t, index }));
 
   for (const task of tasks) {
@@ -27,7 +28,7 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
     else if (graph.node(task.nodeKey).kind !== 'approval')
       problem(`tasks[${task.index}].nodeKey`, `"${task.nodeKey}" is a ${graph.node(task.nodeKey).kind} node: tasks belong to approval nodes`);
   }
-  if (Object.keys(problems).length > 0) return { problems };
+  if (problems.size > 0) return { problems: problems.toRecord() };
 
   const visits: Record<string, number> = {};
   for (const task of tasks) visits[task.nodeKey] = Math.max(visits[task.nodeKey] ?? 0, task.visit);
@@ -76,7 +77,7 @@ export function planImport(graph: DefinitionGraph, body: LegacyImport, now: Date
   }
 
   const arrived = parallelArrivals(graph, Object.keys(parked), problem);
-  if (Object.keys(problems).length > 0) return { problems };
+  if (problems.size > 0) return { problems: problems.toRecord() };
   // The path: the start, then every node with tasks in the definition's order (the legacy system's own path is not known).
   const withTasks = new Set(tasks.map((t) => t.nodeKey));
   const path = [

@@ -1,9 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, Length, Matches } from 'class-validator';
+import { TENANT_ID_MAX_LENGTH, TENANT_ID_PATTERN } from '@lp/contracts';
 
-/** Tenant ids as every `tenant_id` column holds them (the same rule as `AuthzRpc.tenantBootstrap`). */
-export const TENANT_ID_PATTERN = /^[a-z0-9][a-z0-9_-]*$/;
 /** Subjects are token `sub` values: anything printable (the bootstrap's rule). */
 export const ADMIN_SUBJECT_PATTERN = /^[^\p{Cc}]+$/u;
 
@@ -11,9 +10,9 @@ const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? val
 
 /** Body of POST /api/operations/tenants. */
 export class CreateTenantDto {
-  @ApiProperty({ minLength: 1, maxLength: 64, pattern: TENANT_ID_PATTERN.source, example: 'globex' })
+  @ApiProperty({ minLength: 1, maxLength: TENANT_ID_MAX_LENGTH, pattern: TENANT_ID_PATTERN.source, example: 'globex' })
   @IsString()
-  @Length(1, 64)
+  @Length(1, TENANT_ID_MAX_LENGTH)
   @Matches(TENANT_ID_PATTERN, { message: 'id must be lower-case letters, digits, "_" and "-", starting with a letter or digit' })
   id!: string;
 

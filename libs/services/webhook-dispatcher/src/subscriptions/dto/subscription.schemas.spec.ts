@@ -48,6 +48,32 @@ describe('subscription bodies', () => {
     expect(found?.[field]?.join(' ')).toMatch(message);
   });
 
+  // Each passed validation and then failed the table's CHECK (callback_url ~ '^https?://') with a 500.
+  it.each([
+    ['HTTP://127.0.0.1/x', 'http://127.0.0.1/x'],
+    ['http:/127.0.0.1/x', 'http://127.0.0.1/x'],
+    ['http:\\\\127.0.0.1\\x', 'http://127.0.0.1/x'],
+    ['HTTPS://Hooks.Example.COM:443/in?team=7', 'https://hooks.example.com/in?team=7'],
+    ['https://example.com', 'https://example.com/'],
+    ['https://bücher.example/ä', 'https://xn--bcher-kva.example/%C3%A4'],
+  ])('stores %s as its WHATWG serialization %s', (given, stored) => {
+    expect(development.create.parse({ ...valid, callbackUrl: given }).callbackUrl).toBe(stored);
+    expect(development.update.parse({ callbackUrl: given }).callbackUrl).toBe(stored);
+    expect(stored).toMatch(/^https?:\/\//);
+  });
+
+  it('holds the length limit for the normalized form', () => {
+    const url = `https://example.com/${'ä'.repeat(700)}`;
+    expect(url.length).toBeLessThan(2048);
+    expect(problems(development.create, { ...valid, callbackUrl: url })).toEqual({
+      callbackUrl: ['callbackUrl must be at most 2048 characters once normalized'],
+    });
+  });
+
+  it('requires https: in production even for HTTP: in capitals', () => {
+    expect(Object.keys(problems(production.create, { ...valid, callbackUrl: 'HTTP://example.com/in' }) ?? {})).toEqual(['callbackUrl']);
+  });
+
   it('requires https: in production, as a field error beside the others', () => {
     expect(problems(production.create, { ...valid, callbackUrl: 'http://example.com/in', maxRetries: 99 })).toEqual({
       callbackUrl: ['callbackUrl must use https: in production'],

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { z } from 'zod';
-import { DEFINITION_KEY_PATTERN } from '@lp/contracts';
+import { DEFINITION_KEY_PATTERN, tenantIdSchema } from '@lp/contracts';
 import { INSTANCE_STATUSES } from '../../store';
 
 /** At most this many tasks per imported instance (docs/management.md, Limits). */
@@ -8,8 +8,6 @@ export const MAX_IMPORT_TASKS = 500;
 /** Compact JSON of the whole import body, UTF-8 bytes: below the platform's 1 MB, as an instance is far smaller than a definition. */
 export const MAX_IMPORT_BYTES = 524_288;
 
-/** As tenants are named by operations (`platform.tenant`). */
-const TENANT_ID = /^[a-z0-9][a-z0-9_-]*$/;
 const subject = z.string().min(1).max(255);
 const comment = z.string().max(2000);
 const isoTime = z.iso.datetime({ offset: true });
@@ -36,7 +34,7 @@ export type LegacyTask = z.output<typeof legacyTask>;
 export const legacyImportSchema = z
   .strictObject({
     sourceId: z.string().min(1).max(200),
-    tenantId: z.string().min(1).max(64).regex(TENANT_ID, 'lower-case letters, digits, "_" and "-", starting with a letter or digit'),
+    tenantId: tenantIdSchema(),
     definitionId: z.uuid().optional(),
     definitionKey: z.string().regex(DEFINITION_KEY_PATTERN).optional(),
     version: z.number().int().positive().optional(),
