@@ -4,8 +4,8 @@
  * under DATA_DIR by the first start).
  */
 import { parseArgs } from 'node:util';
-import { signAccessToken } from '@lp/platform/auth';
-import { platformConfig, readSigningSecret } from '@lp/platform/runtime';
+import { signAccessToken } from '@lp/platform/auth/issuer';
+import { platformConfig, readSigningSecret } from '@lp/platform/runtime/signing';
 
 function fail(message: string): never {
   process.stderr.write(`token: ${message}\n`);
