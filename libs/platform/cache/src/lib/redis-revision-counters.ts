@@ -64,6 +64,8 @@ export class RedisRevisionCounters extends RevisionCounters {
     this.redis.client.on('ready', () => {
       this.connection++;
       this.life = undefined;
+      // Asked now rather than by the first read: a read after a reconnection then waits on nothing more.
+      this.serverLife().catch(() => undefined);
     });
     this.reads = new DataLoader((lists) => this.readNow(lists), {
       cache: false,
