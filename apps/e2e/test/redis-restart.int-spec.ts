@@ -6,7 +6,7 @@ import { describeWithPrivateRedis, eventually, PrivateRedisServer } from '@lp/pl
 import { PolicyTestPlatform } from './support/policy-platform';
 
 const BASE = '/api/authorization';
-const ROUNDS = Number(process.env.ROUNDS ?? 20);
+const ROUNDS = 20;
 
 /**
  * Issue 31, item 2: the revision counters lived only in Redis and a missing counter read 0, so
@@ -36,20 +36,18 @@ describeWithPrivateRedis('a Redis restart never revives a revoked permission nor
 
   /** Kills Redis, starts it again on the same port, and waits (bounded) until authz-decision reads its counters again. */
   async function restartRedis(): Promise<void> {
-    const t0 = Date.now();
     await redisServer.restart();
-    const t1 = Date.now();
     const counters = platform.decisionInstances[0]!.app.get(RevisionCounters);
     const back = await eventually(
-      () => counters.read(['reachable']).then(
-        () => true,
-        () => false,
-      ),
+      () =>
+        counters.read(['reachable']).then(
+          () => true,
+          () => false,
+        ),
       (ok) => ok,
       10_000,
     );
     expect(back).toBe(true);
-    if (process.env.TIMING) console.log(`restart ${t1 - t0} ms, reachable after ${Date.now() - t1} ms`);
   }
 
   /**
@@ -58,7 +56,6 @@ describeWithPrivateRedis('a Redis restart never revives a revoked permission nor
    * thing that moves the counters afterwards.
    */
   async function settled(counter: string): Promise<void> {
-    const t0 = Date.now();
     await eventually(
       // KEYS is fine on this Redis: the test's own. The counter is under authz-decision's key prefix.
       async () => {
@@ -68,7 +65,6 @@ describeWithPrivateRedis('a Redis restart never revives a revoked permission nor
       (v) => v >= 2,
       5_000,
     );
-    if (process.env.TIMING) console.log(`settled ${Date.now() - t0} ms`);
   }
 
   const caller = (subject: string): TrustedCaller => ({ kind: 'user', subject, tenantId: SEEDED_TENANT, scopes: [], claimsDigest: `test-${subject}` });
@@ -108,7 +104,10 @@ describeWithPrivateRedis('a Redis restart never revives a revoked permission nor
     const gate = platform.policy.app.get(FeatureGate);
     const admin = caller(SEEDED_ADMIN_SUBJECT);
     const decide = () => decisions.allows({ caller: admin, action: AuthorizationAction.View, resource: { module: 'workflow', resourceType: 'instance' } });
-    const shown = async () => !((await platform.as().get(`${BASE}/me/permissions`).expect(200)).body.disabledFeatures as Array<{ feature: string }>).some((f) => f.feature === 'workflow');
+    const shown = async () =>
+      !((await platform.as().get(`${BASE}/me/permissions`).expect(200)).body.disabledFeatures as Array<{ feature: string }>).some(
+        (f) => f.feature === 'workflow',
+      );
     const stale: string[] = [];
     const check = async (round: number, step: string, on: boolean) => {
       if ((await decide()) !== on) stale.push(`round ${round} ${step}: decision`);

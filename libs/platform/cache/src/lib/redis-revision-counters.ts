@@ -128,6 +128,7 @@ export class RedisRevisionCounters extends RevisionCounters {
   private async settleEpoch(life: string): Promise<void> {
     const candidate = `${life}${randomBytes(8).toString('hex')}`;
     const epoch = await this.redis.run((client) => client.eval(SETTLE_EPOCH, 1, this.epochKey, life, candidate));
-    if (epoch === candidate) this.logger.log('Revision epoch created: this Redis has no counters from before it started, cached entries stamped earlier are stale');
+    if (epoch === candidate)
+      this.logger.log('Revision epoch created: this Redis has no counters from before it started, cached entries stamped earlier are stale');
   }
 }

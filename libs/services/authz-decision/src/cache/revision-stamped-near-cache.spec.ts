@@ -43,7 +43,6 @@ describe('RevisionStampedNearCache', () => {
     expect(shared.reads).toBe(1);
   });
 
-
   it('reads a shared entry once per instance, then serves its own copy', async () => {
     const shared = new CountingStore();
     await shared.set('decision:rev7', { outcome: 'Permit' }, 60_000);
