@@ -152,7 +152,7 @@ async function miss(w: Wiring, request: ValidDecisionRequest, times: PathTimes):
   if (lookup.status !== 'miss') throw new Error(`expected a miss, got ${lookup.status}`);
   const { validUntil, ...fresh } = await w.engine.decide(request);
   const t2 = performance.now();
-  const stored = await w.decisions.store(request, lookup.revisions, { ...fresh, revisions: lookup.revisions }, validUntil);
+  const stored = await w.decisions.store(request, lookup, { ...fresh, revisions: lookup.revisions }, validUntil);
   const t3 = performance.now();
   if (!stored) throw new Error('decision not stored');
   times.samples.push(t3 - t0);
@@ -301,7 +301,8 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const list = requests(entries, `mem-${randomBytes(3).toString('hex')}`);
     const plain = new DecisionEngine({ facts });
     const results = await decided(plain, list);
-    const revisions = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions, { ttlMs: TTL_MS }).currentRevisions(list[0]!.caller);
+    const stamp = await new DecisionCache(new InMemoryKeyValueCache(), memoryRevisions, { ttlMs: TTL_MS }).currentStamp(list[0]!.caller);
+    const { revisions } = stamp;
     const sample = JSON.stringify({ ...results[1], expiresAt: Date.now() });
     const permits = results.filter((r) => r.permitted).length;
 
@@ -310,7 +311,7 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
     const filled = new DecisionCache(lru, memoryRevisions, { ttlMs: TTL_MS });
     for (let i = 0; i < entries; i++) {
       const { validUntil, ...result } = results[i]!;
-      if (!(await filled.store(list[i]!, revisions, { ...result, revisions }, validUntil))) throw new Error(`entry ${i} not stored`);
+      if (!(await filled.store(list[i]!, stamp, { ...result, revisions }, validUntil))) throw new Error(`entry ${i} not stored`);
     }
     const after = heapNow(gc.gc);
     let hits = 0;
@@ -321,14 +322,14 @@ export async function benchDecisionCache(options: DecisionCacheBenchOptions): Pr
 
     // ---- memory: Redis ----
     const redisFilled = new DecisionCache(redisCache, redisRevisions, { ttlMs: TTL_MS });
-    const redisRevs = await redisFilled.currentRevisions(list[0]!.caller);
+    const redisStamp = await redisFilled.currentStamp(list[0]!.caller);
     const before2 = await redisUsedMemory(admin);
     for (let start = 0; start < entries; start += 1_000) {
       // 1,000 SETs in flight at a time (one connection: pipelined on the socket).
       const stored = await Promise.all(
         list.slice(start, start + 1_000).map((request, j) => {
           const { validUntil, ...result } = results[start + j]!;
-          return redisFilled.store(request, redisRevs, { ...result, revisions: redisRevs }, validUntil);
+          return redisFilled.store(request, redisStamp, { ...result, revisions: redisStamp.revisions }, validUntil);
         }),
       );
       if (stored.some((s) => !s)) throw new Error('a decision was not stored in Redis');

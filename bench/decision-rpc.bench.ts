@@ -34,7 +34,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { AuthzRpc, DecisionReply } from '@lp/contracts';
-import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters } from '@lp/platform/cache';
+import { InMemoryKeyValueCache, KeyValueCache, RevisionCounters, RevisionStamp } from '@lp/platform/cache';
 import { createRpcClient, MessagingProfile, RpcClient } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { authzDecisionService } from '@lp/service/authz-decision';
@@ -494,7 +494,7 @@ function nearCache(app: ServiceApp['app']): Change {
     const cache = app.get(KeyValueCache);
     const revisions = app.get(RevisionCounters);
     const near = new InMemoryKeyValueCache({ maxEntries: 10_000 });
-    const held = new Map<string, number[]>();
+    const held = new Map<string, RevisionStamp>();
     const get = cache.get.bind(cache);
     const read = revisions.read.bind(revisions);
     const patch = <T extends object>(target: T, method: string, value: unknown) =>
@@ -506,7 +506,7 @@ function nearCache(app: ServiceApp['app']): Change {
       if (remote !== undefined) await near.set(key, remote, 60_000);
       return remote;
     });
-    patch(revisions, 'read', async (names: string[]): Promise<number[]> => {
+    patch(revisions, 'read', async (names: string[]): Promise<RevisionStamp> => {
       const key = names.join('\n');
       const local = held.get(key);
       if (local) return local;

@@ -103,21 +103,21 @@ export function cacheAdaptersContract(create: (keyPrefix: string) => CacheAdapte
 
   describe('RevisionCounters', () => {
     it('reads 0 for counters never bumped', async () => {
-      await expect(revisions.read(['tenant:t1', 'subject:t1:alice'])).resolves.toEqual([0, 0]);
-      await expect(revisions.read([])).resolves.toEqual([]);
+      expect((await revisions.read(['tenant:t1', 'subject:t1:alice'])).values).toEqual([0, 0]);
+      expect((await revisions.read([])).values).toEqual([]);
     });
 
     it('bumps by one and returns the new value', async () => {
       await expect(revisions.bump('tenant:t1')).resolves.toBe(1);
       await expect(revisions.bump('tenant:t1')).resolves.toBe(2);
-      await expect(revisions.read(['tenant:t1'])).resolves.toEqual([2]);
+      expect((await revisions.read(['tenant:t1'])).values).toEqual([2]);
     });
 
     it('reads many counters in the order asked', async () => {
       await revisions.bump('b');
       await revisions.bump('c');
       await revisions.bump('c');
-      await expect(revisions.read(['c', 'a', 'b', 'c'])).resolves.toEqual([2, 0, 1, 2]);
+      expect((await revisions.read(['c', 'a', 'b', 'c'])).values).toEqual([2, 0, 1, 2]);
     });
 
     it('never hands out the same value twice under concurrent bumps', async () => {
@@ -125,8 +125,20 @@ export function cacheAdaptersContract(create: (keyPrefix: string) => CacheAdapte
       expect([...values].sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     });
 
+    it('reports one epoch for every read while the counters live, the same for every reader of one store', async () => {
+      const first = await revisions.read(['a']);
+      await revisions.bump('a');
+      const second = await revisions.read(['a', 'b']);
+      expect(first.epoch).toEqual(expect.any(String));
+      expect(first.epoch.length).toBeGreaterThan(0);
+      expect(second.epoch).toBe(first.epoch);
+    });
+
     it('invalidates entries keyed with the revisions they were computed under', async () => {
-      const keyFor = async (base: string) => `${base}|r=${(await revisions.read(['tenant:t1', 'subject:t1:alice'])).join('.')}`;
+      const keyFor = async (base: string) => {
+        const { epoch, values } = await revisions.read(['tenant:t1', 'subject:t1:alice']);
+        return `${base}|e=${epoch}|r=${values.join('.')}`;
+      };
       await cache.set(await keyFor('alice:read'), 'Permit', 60_000);
       await expect(cache.get(await keyFor('alice:read'))).resolves.toBe('Permit');
 
@@ -139,7 +151,7 @@ export function cacheAdaptersContract(create: (keyPrefix: string) => CacheAdapte
   describe('isolation', () => {
     it('keeps cache keys and counter names apart', async () => {
       await cache.set('tenant:t1', { cached: true }, 60_000);
-      await expect(revisions.read(['tenant:t1'])).resolves.toEqual([0]);
+      expect((await revisions.read(['tenant:t1'])).values).toEqual([0]);
       await expect(revisions.bump('tenant:t1')).resolves.toBe(1);
       await expect(cache.get('tenant:t1')).resolves.toEqual({ cached: true });
     });
@@ -154,8 +166,8 @@ export function cacheAdaptersContract(create: (keyPrefix: string) => CacheAdapte
 
       await expect(cache.get('k')).resolves.toBe('mine');
       await expect(other.cache.get('k')).resolves.toBe('theirs');
-      await expect(revisions.read(['r'])).resolves.toEqual([2]);
-      await expect(other.revisions.read(['r'])).resolves.toEqual([1]);
+      expect((await revisions.read(['r'])).values).toEqual([2]);
+      expect((await other.revisions.read(['r'])).values).toEqual([1]);
 
       await other.cache.delete('k');
       await expect(cache.get('k')).resolves.toBe('mine');

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { delegated, manualClock, NOW, request, user } from './decision.fixtures';
 import { cachedDecisionResult, DecisionCache, DecisionCacheLookup } from '../src/cache/decision-cache';
 import { decisionCacheKey } from '../src/cache/decision-cache-key';
-import { DecisionCacheRevisions, DecisionRevisionKeys as K } from '../src/cache/decision-revision-keys';
+import { DecisionCacheStamp, DecisionRevisionKeys as K, decisionRevisionNames, decisionRevisionValues } from '../src/cache/decision-revision-keys';
 import { PolicyInvalidation } from '../src/cache/policy-invalidation';
 
 const TTL_MS = 60_000;
@@ -56,13 +56,23 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
   /** Looks up, and on a miss stores `result` under the revisions read: the decision path. */
   async function decideThrough(req: ValidDecisionRequest, result: DecisionResult = permit(), validUntil?: string): Promise<DecisionCacheLookup> {
     const lookup = await cache.lookup(req);
-    if (lookup.status === 'miss') await cache.store(req, lookup.revisions, result, validUntil);
+    if (lookup.status === 'miss') await cache.store(req, lookup, result, validUntil);
     return lookup;
   }
 
   async function status(req: ValidDecisionRequest): Promise<DecisionCacheLookup['status']> {
     return (await cache.lookup(req)).status;
   }
+
+  it('never serves an entry stamped under another epoch of the counters, whatever their values (issue 31: a Redis restart)', async () => {
+    const req = view('alice');
+    const stored = await decideThrough(req);
+    if (stored.status !== 'miss') throw new Error('expected a miss');
+    const names = decisionRevisionNames(req.caller);
+    const sameNumbers = (epoch: string) => ({ epoch, values: new Map(names.map((name, i) => [name, decisionRevisionValues(stored.revisions)[i]!])) });
+    expect((await cache.lookup(req, sameNumbers(stored.epoch))).status).toBe('hit');
+    expect((await cache.lookup(req, sameNumbers(`${stored.epoch}-after-a-restart`))).status).toBe('miss');
+  });
 
   it('misses, then hits with the stored verdict and neither its decision id nor its DataScope', async () => {
     const req = view('alice');
@@ -71,6 +81,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
     const hit = await cache.lookup(req);
     expect(hit).toEqual({
       status: 'hit',
+      epoch: expect.any(String),
       revisions: { tenantPolicy: 0, subject: 0, featureGlobal: 0, featureTenant: 0, rebac: 0 },
       decision: { outcome: 'Permit', permitted: true, evaluations: permit().evaluations, obligations: ['mask:fee'] },
     });
@@ -94,7 +105,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
     const lookup = await cache.lookup(req);
     if (lookup.status !== 'miss') throw new Error('expected a miss');
     const failed = permit({ outcome: 'Deny', permitted: false, failure: 'PolicyStoreUnavailable' });
-    await expect(cache.store(req, lookup.revisions, failed)).resolves.toBe(false);
+    await expect(cache.store(req, lookup, failed)).resolves.toBe(false);
     await expect(status(req)).resolves.toBe('miss');
   });
 
@@ -157,8 +168,8 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
 
       // ...leaves the ReBAC revision alone; the DataScope moves only where its own facts (role scope settings) changed.
       const after = await adapters.revisions.read(scopeAndRelations);
-      expect(after[2]).toBe(before[2]);
-      expect(after[1]).toBe(before[1]);
+      expect(after.values[2]).toBe(before.values[2]);
+      expect(after.values[1]).toBe(before.values[1]);
 
       const policyBefore = await adapters.revisions.read(policy);
       await adapters.revisions.bump(K.dataScopeTenant('t1'));
@@ -204,7 +215,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       const set = jest.spyOn(adapters.cache, 'set');
 
       await expect(cache.lookup(req)).resolves.toEqual({ status: 'bypass' });
-      const revisions: DecisionCacheRevisions = { tenantPolicy: 0, subject: 0, featureGlobal: 0, featureTenant: 0, rebac: 0 };
+      const revisions: DecisionCacheStamp = { epoch: 'e1', revisions: { tenantPolicy: 0, subject: 0, featureGlobal: 0, featureTenant: 0, rebac: 0 } };
       await expect(cache.store(req, revisions, permit())).resolves.toBe(false);
       expect(read).not.toHaveBeenCalled();
       expect(get).not.toHaveBeenCalled();
@@ -231,7 +242,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       const req = view('alice');
       const lookup = await cache.lookup(req);
       if (lookup.status !== 'miss') throw new Error('expected a miss');
-      await cache.store(req, lookup.revisions, { ...permit(), validUntil: new Date(NOW.getTime() + 500).toISOString() });
+      await cache.store(req, lookup, { ...permit(), validUntil: new Date(NOW.getTime() + 500).toISOString() });
       clock.advance(500);
       await expect(status(req)).resolves.toBe('miss');
     });
@@ -244,7 +255,7 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       const req = view('alice');
       const lookup = await cache.lookup(req);
       if (lookup.status !== 'miss') throw new Error('expected a miss');
-      await expect(cache.store(req, lookup.revisions, permit(), validUntil)).resolves.toBe(false);
+      await expect(cache.store(req, lookup, permit(), validUntil)).resolves.toBe(false);
       await expect(status(req)).resolves.toBe('miss');
     });
 
@@ -262,8 +273,8 @@ export function decisionCacheContract(open: () => CacheAdapters): void {
       const req = view('alice');
       const lookup = await realClockCache.lookup(req);
       if (lookup.status !== 'miss') throw new Error('expected a miss');
-      await realClockCache.store(req, lookup.revisions, permit(), new Date(Date.now() + 150).toISOString());
-      const key = decisionCacheKey(req, lookup.revisions);
+      await realClockCache.store(req, lookup, permit(), new Date(Date.now() + 150).toISOString());
+      const key = decisionCacheKey(req, lookup);
       await expect(adapters.cache.get(key)).resolves.toBeDefined();
 
       await sleep(400);

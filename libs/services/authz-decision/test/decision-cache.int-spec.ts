@@ -49,7 +49,7 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
 
     const lookup = await a.lookup(req);
     if (lookup.status !== 'miss') throw new Error('expected a miss');
-    await a.store(req, lookup.revisions, permit());
+    await a.store(req, lookup, permit());
     await expect(b.lookup(req)).resolves.toEqual(expect.objectContaining({ status: 'hit' }));
 
     await second.revisions.bump('rev:policy:t1');
@@ -63,9 +63,9 @@ describeWithServers(['redis'], 'DecisionCache over Redis', () => {
     const req = request(user('alice'), AuthorizationAction.View, { resourceId: 'x'.repeat(2000) });
     const lookup = await cache.lookup(req);
     if (lookup.status !== 'miss') throw new Error('expected a miss');
-    await cache.store(req, lookup.revisions, permit(), new Date(Date.now() + 5_000).toISOString());
+    await cache.store(req, lookup, permit(), new Date(Date.now() + 5_000).toISOString());
 
-    const key = `${prefix}:kv:${decisionCacheKey(req, lookup.revisions)}`;
+    const key = `${prefix}:kv:${decisionCacheKey(req, lookup)}`;
     expect(key.length).toBeLessThan(prefix.length + 100);
     const ttl = await redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { RevisionCounters } from './revision-counters';
+import { RevisionCounters, RevisionStamp } from './revision-counters';
 
 export interface InMemoryRevisionCountersOptions {
   /** Counters kept; least recently used ones beyond this are evicted (see the class comment). */
@@ -14,9 +15,13 @@ export interface InMemoryRevisionCountersOptions {
  * value would become readable again and serve stale decisions. So an evicted counter's value
  * raises a floor, and a counter not held reads the floor instead of 0. Reading a higher value
  * than before only causes cache misses; reading a lower one would be a stale hit.
+ *
+ * The counters live and die with the process, as the caches keyed on them do: one epoch per
+ * instance, random so that no two instances' stamps are ever equal.
  */
 export class InMemoryRevisionCounters extends RevisionCounters {
   private floor = 0;
+  private readonly epoch = randomBytes(8).toString('hex');
   private readonly counters: LRUCache<string, number>;
 
   constructor({ maxEntries = 100_000 }: InMemoryRevisionCountersOptions = {}) {
@@ -29,8 +34,8 @@ export class InMemoryRevisionCounters extends RevisionCounters {
     });
   }
 
-  async read(names: string[]): Promise<number[]> {
-    return names.map((name) => this.current(name));
+  async read(names: string[]): Promise<RevisionStamp> {
+    return { epoch: this.epoch, values: names.map((name) => this.current(name)) };
   }
 
   async bump(name: string): Promise<number> {

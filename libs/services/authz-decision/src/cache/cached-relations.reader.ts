@@ -33,8 +33,11 @@ export class CachedRelationsReader implements PolicyFactsReader {
     const read = (): Promise<boolean> => (this.facts.tenantSuspended ? this.facts.tenantSuspended(tenantId) : Promise.resolve(false));
     let key: string | undefined;
     try {
-      const [revision] = await revisionsFrom(this.revisions, [DecisionRevisionKeys.tenantPolicy(tenantId)], snapshot);
-      key = `tenant-status:${JSON.stringify([tenantId, revision])}`;
+      const {
+        epoch,
+        values: [revision],
+      } = await revisionsFrom(this.revisions, [DecisionRevisionKeys.tenantPolicy(tenantId)], snapshot);
+      key = `tenant-status:${JSON.stringify([tenantId, epoch, revision])}`;
       const hit = await this.cache.get<{ suspended: boolean }>(key);
       if (hit) return hit.suspended;
     } catch (error) {
@@ -56,8 +59,8 @@ export class CachedRelationsReader implements PolicyFactsReader {
   ): Promise<readonly ResourceRelation[]> {
     let key: string | undefined;
     try {
-      const revisions = await revisionsFrom(this.revisions, rebacRevisionNames(tenantId, subject), snapshot);
-      key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, revisions])}`;
+      const { epoch, values } = await revisionsFrom(this.revisions, rebacRevisionNames(tenantId, subject), snapshot);
+      key = `rebac:${JSON.stringify([tenantId, subject, resourceType, resourceId, epoch, values])}`;
       const hit = await this.cache.get<ResourceRelation[]>(key);
       if (hit) return hit;
     } catch (error) {

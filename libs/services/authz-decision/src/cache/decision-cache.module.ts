@@ -22,8 +22,9 @@ export const DECISION_ENTRIES = Symbol('DECISION_ENTRIES');
       // Decision, DataScope and ReBAC entries: revision-stamped, so an in-process copy in front of
       // Redis is exact (see RevisionStampedNearCache). The embedded LRU needs no copy.
       provide: DECISION_ENTRIES,
-      inject: [KeyValueCache],
-      useFactory: (cache: KeyValueCache) => (cache instanceof InMemoryKeyValueCache ? cache : new RevisionStampedNearCache(cache)),
+      inject: [KeyValueCache, RevisionCounters],
+      useFactory: (cache: KeyValueCache, revisions: RevisionCounters) =>
+        cache instanceof InMemoryKeyValueCache ? cache : new RevisionStampedNearCache(cache, { revisions }),
     },
     {
       provide: DecisionCache,

@@ -33,7 +33,7 @@ describe('DecisionCache over the in-memory adapters', () => {
     const stored = request(user('alice', { scopes: ['b', 'a'] }), AuthorizationAction.View, { module: 'Cases' });
     const lookup = await cache.lookup(stored);
     if (lookup.status !== 'miss') throw new Error('expected a miss');
-    await cache.store(stored, lookup.revisions, {
+    await cache.store(stored, lookup, {
       outcome: 'Permit',
       permitted: true,
       decisionId: 'd',
@@ -117,8 +117,8 @@ describe('decisionCacheKey', () => {
   it('is deterministic and short', () => {
     fc.assert(
       fc.property(requestArb, revisionsArb, (req, rev) => {
-        const key = decisionCacheKey(req, rev);
-        expect(key).toBe(decisionCacheKey(structuredClone(req), { ...rev }));
+        const key = decisionCacheKey(req, { epoch: 'e1', revisions: rev });
+        expect(key).toBe(decisionCacheKey(structuredClone(req), { epoch: 'e1', revisions: { ...rev } }));
         expect(key).toMatch(/^decision:[0-9a-f]{64}$/);
       }),
     );
@@ -128,7 +128,15 @@ describe('decisionCacheKey', () => {
     fc.assert(
       fc.property(requestArb, revisionsArb, (req, rev) => {
         const [changedReq, changedRev] = changes[name]!(req, rev);
-        expect(decisionCacheKey(changedReq, changedRev)).not.toBe(decisionCacheKey(req, rev));
+        expect(decisionCacheKey(changedReq, { epoch: 'e1', revisions: changedRev })).not.toBe(decisionCacheKey(req, { epoch: 'e1', revisions: rev }));
+      }),
+    );
+  });
+
+  it('differs when only the epoch differs: the same numbers after a Redis restart never reach an older entry', () => {
+    fc.assert(
+      fc.property(requestArb, revisionsArb, (req, rev) => {
+        expect(decisionCacheKey(req, { epoch: 'e2', revisions: rev })).not.toBe(decisionCacheKey(req, { epoch: 'e1', revisions: rev }));
       }),
     );
   });
@@ -141,7 +149,7 @@ describe('decisionCacheKey', () => {
       { ...base, resource: { ...base.resource, status: '' } },
       { ...base, resource: { ...base.resource, amount: 5 } },
       { ...base, resource: { ...base.resource, amount: '5' as unknown as number } },
-    ].map((r) => decisionCacheKey(r, rev));
+    ].map((r) => decisionCacheKey(r, { epoch: 'e1', revisions: rev }));
     expect(new Set(keys).size).toBe(keys.length);
   });
 });

@@ -3,7 +3,7 @@ import type { DataScope, DecisionOutcome, DecisionResult, EvaluatorResult, Trust
 import { KeyValueCache, RevisionCounters } from '@lp/platform/cache';
 import { Clock, systemClock } from '../engine/clock';
 import { decisionCacheKey } from './decision-cache-key';
-import { DecisionCacheRevisions, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
+import { DecisionCacheRevisions, DecisionCacheStamp, decisionRevisionNames, decisionRevisionsOf } from './decision-revision-keys';
 import type { RevisionSnapshot } from '../engine';
 import { revisionsFrom } from './revision-snapshot';
 
@@ -28,9 +28,9 @@ interface CachedDecisionEntry extends CachedDecision {
 export type DecisionCacheLookup =
   /** Delegated caller: decide without the cache, and do not store. */
   | { status: 'bypass' }
-  /** Decide, then `store` with these revisions (read before deciding, so a concurrent bump wins). */
-  | { status: 'miss'; revisions: DecisionCacheRevisions }
-  | { status: 'hit'; revisions: DecisionCacheRevisions; decision: CachedDecision };
+  /** Decide, then `store` with this stamp, the lookup itself (read before deciding, so a concurrent bump wins). */
+  | { status: 'miss'; epoch: string; revisions: DecisionCacheRevisions }
+  | { status: 'hit'; epoch: string; revisions: DecisionCacheRevisions; decision: CachedDecision };
 
 export interface DecisionCacheOptions {
   /**
@@ -56,7 +56,7 @@ export function bypassesDecisionCache(caller: Pick<TrustedCaller, 'kind' | 'acto
  * const lookup = await cache.lookup(request);          // rejects when the cache is unreachable
  * if (lookup.status === 'hit') return cachedDecisionResult(lookup, { decisionId, dataScope: await engine.resolveDataScope(request, lookup.decision.permitted) });
  * const result = await engine.decide(request);
- * if (lookup.status === 'miss') await cache.store(request, lookup.revisions, result); // uses result.validUntil
+ * if (lookup.status === 'miss') await cache.store(request, lookup, result); // the lookup's stamp; uses result.validUntil
  * ```
  * Invalidation is by revision (see `PolicyInvalidation`): entries under old revisions become
  * unreachable and age out by TTL. A `lookup` failure (`CacheUnavailableError`) is the caller's to
@@ -77,26 +77,28 @@ export class DecisionCache {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** The current revisions of the caller's counters: from the decision's snapshot, else one round trip. */
-  async currentRevisions(caller: Pick<TrustedCaller, 'tenantId' | 'subject'>, snapshot?: RevisionSnapshot): Promise<DecisionCacheRevisions> {
-    return decisionRevisionsOf(await revisionsFrom(this.revisions, decisionRevisionNames(caller), snapshot));
+  /** The current stamp of the caller's counters: from the decision's snapshot, else one round trip. */
+  async currentStamp(caller: Pick<TrustedCaller, 'tenantId' | 'subject'>, snapshot?: RevisionSnapshot): Promise<DecisionCacheStamp> {
+    const { epoch, values } = await revisionsFrom(this.revisions, decisionRevisionNames(caller), snapshot);
+    return { epoch, revisions: decisionRevisionsOf(values) };
   }
 
   /** A key is only ever built from a valid request (normalised as the engine normalises it), so a malformed one can never reach an entry. */
   async lookup(valid: ValidDecisionRequest, snapshot?: RevisionSnapshot): Promise<DecisionCacheLookup> {
     if (bypassesDecisionCache(valid.caller)) return { status: 'bypass' };
-    const revisions = await this.currentRevisions(valid.caller, snapshot);
-    const entry = await this.cache.get<CachedDecisionEntry>(decisionCacheKey(valid, revisions));
+    const stamp = await this.currentStamp(valid.caller, snapshot);
+    const { epoch, revisions } = stamp;
+    const entry = await this.cache.get<CachedDecisionEntry>(decisionCacheKey(valid, stamp));
     // The adapter's TTL runs on its own clock and rounds up; the entry's own bound is exact, so a
     // grant stops permitting at its expiry instant even when the entry is still held.
-    if (entry === undefined || !(this.clock().getTime() < entry.expiresAt)) return { status: 'miss', revisions };
+    if (entry === undefined || !(this.clock().getTime() < entry.expiresAt)) return { status: 'miss', epoch, revisions };
     const decision: CachedDecision = { outcome: entry.outcome, permitted: entry.permitted, evaluations: entry.evaluations, obligations: entry.obligations };
     if (entry.validUntil !== undefined) decision.validUntil = entry.validUntil;
-    return { status: 'hit', revisions, decision };
+    return { status: 'hit', epoch, revisions, decision };
   }
 
   /**
-   * Stores a freshly computed decision under the revisions `lookup` read. The entry lives
+   * Stores a freshly computed decision under the stamp (epoch and revisions) `lookup` read. The entry lives
    * min(TTL, validUntil - now): never past the earliest grant the decision used; a `validUntil`
    * at or before now, or unreadable, stores nothing. Not stored either: delegated callers, and
    * decisions that failed closed for an infrastructure reason (`failure`), which must not outlast
@@ -104,7 +106,7 @@ export class DecisionCache {
    */
   async store(
     valid: ValidDecisionRequest,
-    revisions: DecisionCacheRevisions,
+    stamp: DecisionCacheStamp,
     result: DecisionResult & { validUntil?: string | Date },
     validUntil: string | Date | undefined = result.validUntil,
   ): Promise<boolean> {
@@ -122,7 +124,7 @@ export class DecisionCache {
     };
     if (validUntil !== undefined) entry.validUntil = new Date(validUntil).toISOString();
     try {
-      await this.cache.set(decisionCacheKey(valid, revisions), entry, ttl);
+      await this.cache.set(decisionCacheKey(valid, stamp), entry, ttl);
       return true;
     } catch (error) {
       this.logger.warn(`Decision not cached: ${error instanceof Error ? error.message : String(error)}`);

@@ -58,6 +58,15 @@ export interface DecisionCacheRevisions {
   rebac: number;
 }
 
+/**
+ * What a decision entry is stamped with: the revisions and the epoch of the counters they were
+ * read under (see `RevisionStamp`). The numbers alone repeat after a Redis restart; the pair never.
+ */
+export interface DecisionCacheStamp {
+  readonly epoch: string;
+  readonly revisions: DecisionCacheRevisions;
+}
+
 /** Order of `decisionRevisionNames` and of the values in the cache key. */
 const DECISION_REVISION_FIELDS = ['tenantPolicy', 'subject', 'featureGlobal', 'featureTenant', 'rebac'] as const;
 

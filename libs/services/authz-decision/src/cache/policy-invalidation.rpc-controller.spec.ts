@@ -19,7 +19,7 @@ describe('PolicyInvalidationRpcController (authz.invalidate)', () => {
     const events = [createEventEnvelope(EventTypes.authorization.userRoleRevoked, { tenantId: 'acme', subject: 'bob' }, { tenantId: 'acme' })];
     const [result] = await controller.invalidate({ caller, payload: { events } });
     expect(result!.bumped.map((b) => b.name)).toContain(DecisionRevisionKeys.subject('acme', 'bob'));
-    expect((await revisions.read([DecisionRevisionKeys.subject('acme', 'bob')]))[0]).toBe(1);
+    expect((await revisions.read([DecisionRevisionKeys.subject('acme', 'bob')])).values[0]).toBe(1);
   });
 
   it.each([

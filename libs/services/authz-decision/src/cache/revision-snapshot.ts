@@ -1,4 +1,4 @@
-import { RevisionCounters } from '@lp/platform/cache';
+import { RevisionCounters, RevisionStamp } from '@lp/platform/cache';
 import type { RevisionSnapshot } from '../engine';
 
 /**
@@ -8,17 +8,20 @@ import type { RevisionSnapshot } from '../engine';
  * itself and falls back to the facts.
  */
 export async function readRevisionSnapshot(counters: RevisionCounters, names: readonly string[]): Promise<RevisionSnapshot | undefined> {
-  let values: number[];
+  let stamp: RevisionStamp;
   try {
-    values = await counters.read([...names]);
+    stamp = await counters.read([...names]);
   } catch {
     return undefined;
   }
-  return new Map(names.map((name, i) => [name, values[i] as number]));
+  return { epoch: stamp.epoch, values: new Map(names.map((name, i) => [name, stamp.values[i] as number])) };
 }
 
-/** The counters' values from the snapshot when it holds them all, else a fresh read. */
-export function revisionsFrom(counters: RevisionCounters, names: readonly string[], snapshot: RevisionSnapshot | undefined): Promise<number[]> {
-  if (snapshot && names.every((name) => snapshot.has(name))) return Promise.resolve(names.map((name) => snapshot.get(name) as number));
+/** The counters' stamp (epoch and values) from the snapshot when it holds them all, else a fresh read. */
+export function revisionsFrom(counters: RevisionCounters, names: readonly string[], snapshot: RevisionSnapshot | undefined): Promise<RevisionStamp> {
+  const held = snapshot?.values;
+  if (snapshot && held && names.every((name) => held.has(name))) {
+    return Promise.resolve({ epoch: snapshot.epoch, values: names.map((name) => held.get(name) as number) });
+  }
   return counters.read([...names]);
 }

@@ -1,4 +1,4 @@
-import { InMemoryKeyValueCache } from '@lp/platform/cache';
+import { InMemoryKeyValueCache, RevisionCounters, RevisionStamp } from '@lp/platform/cache';
 import { RevisionStampedNearCache } from './revision-stamped-near-cache';
 
 /** A shared store that counts its reads, standing in for the Redis adapter's interface. */
@@ -14,7 +14,35 @@ class CountingStore extends InMemoryKeyValueCache {
   }
 }
 
+/** Counters whose epoch the test sets, as a Redis restart would change it. */
+class SettableEpochCounters extends RevisionCounters {
+  epoch = 'e1';
+  async read(names: string[]): Promise<RevisionStamp> {
+    this.observeEpoch(this.epoch);
+    return { epoch: this.epoch, values: names.map(() => 0) };
+  }
+  async bump(): Promise<number> {
+    return 1;
+  }
+}
+
 describe('RevisionStampedNearCache', () => {
+  it('drops every copy it holds when a read of the counters sees a new epoch (a Redis restart), and only then', async () => {
+    const shared = new CountingStore();
+    const revisions = new SettableEpochCounters();
+    const near = new RevisionStampedNearCache(shared, { revisions });
+    await revisions.read([]);
+    await near.set('k:rev0', 'kept', 60_000);
+    await revisions.read([]); // the same epoch: nothing dropped
+    expect(await near.get('k:rev0')).toBe('kept');
+    expect(shared.reads).toBe(0);
+
+    revisions.epoch = 'e2';
+    await revisions.read([]);
+    expect(await near.get('k:rev0')).toBe('kept'); // read from the shared store again: the copy was dropped
+    expect(shared.reads).toBe(1);
+  });
+
   it('reads a shared entry once per instance, then serves its own copy', async () => {
     const shared = new CountingStore();
     await shared.set('decision:rev7', { outcome: 'Permit' }, 60_000);

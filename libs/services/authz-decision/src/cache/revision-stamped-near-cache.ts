@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { effectiveTtlMs, KeyValueCache, serializeCacheValue } from '@lp/platform/cache';
+import { effectiveTtlMs, KeyValueCache, RevisionCounters, serializeCacheValue } from '@lp/platform/cache';
 
 /** Freezes a JSON value and everything in it, so one copy can be handed to every reader. */
 function deepFreeze<T>(value: T): T {
@@ -17,6 +17,11 @@ function deepFreeze<T>(value: T): T {
  * the shared store at most once per instance per `nearTtlMs`, which takes the network round trips
  * off a cache hit except the revision read itself.
  *
+ * The keys hold the counters' epoch too: after a Redis restart the numbers start again, and the
+ * near copy is the one place where entries stamped before it survive (issue 31: a revoked
+ * permission permitted again for up to `nearTtlMs`). Those entries are unreachable under the new
+ * epoch; given the counters (`revisions`), the near copy also drops them as soon as a read sees it.
+ *
  * Decision entries carry their own expiry instant and are checked against it on every hit, and
  * the DataScope facts apply grant expiries with the clock, so the near copy's TTL never extends a
  * grant; it only bounds memory.
@@ -32,12 +37,13 @@ export class RevisionStampedNearCache extends KeyValueCache {
 
   constructor(
     private readonly shared: KeyValueCache,
-    options: { maxEntries?: number; nearTtlMs?: number } = {},
+    options: { maxEntries?: number; nearTtlMs?: number; revisions?: RevisionCounters } = {},
   ) {
     super();
     // TTLs per entry, checked lazily on read: no timers.
     this.near = new LRUCache<string, object>({ max: options.maxEntries ?? 50_000 });
     this.nearTtlMs = options.nearTtlMs ?? 30_000;
+    options.revisions?.onEpochChange(() => this.near.clear());
   }
 
   async get<T>(key: string): Promise<T | undefined> {

@@ -32,8 +32,8 @@ export class ScopeFactsCache implements PolicyFactsReader {
   async permissionsOfSubject(tenantId: string, subject: string, snapshot?: RevisionSnapshot): Promise<SubjectPermissions> {
     let key: string | undefined;
     try {
-      const revisions = await revisionsFrom(this.revisions, dataScopeRevisionNames(tenantId, subject), snapshot);
-      key = `scope-facts:${JSON.stringify([tenantId, subject, revisions])}`;
+      const { epoch, values } = await revisionsFrom(this.revisions, dataScopeRevisionNames(tenantId, subject), snapshot);
+      key = `scope-facts:${JSON.stringify([tenantId, subject, epoch, values])}`;
       const hit = await this.cache.get<SubjectPermissions>(key);
       if (hit) return withDates(hit);
     } catch (error) {

@@ -57,7 +57,7 @@ export class DecisionService {
     const fresh = await this.engine.decide(valid, { revisions });
     if (lookup.status === 'bypass') return fresh;
     const result = { ...fresh, revisions: lookup.revisions };
-    await this.cache.store(valid, lookup.revisions, result, fresh.validUntil);
+    await this.cache.store(valid, lookup, result, fresh.validUntil);
     return result;
   }
 

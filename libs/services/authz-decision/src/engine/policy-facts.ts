@@ -12,7 +12,11 @@ import { AbacRule } from './abac-rule';
  * readers that cache facts under revisions (DataScope and ReBAC caches), so every cache of one
  * decision sees the same revisions without another round trip. Readers without a cache ignore it.
  */
-export type RevisionSnapshot = ReadonlyMap<string, number>;
+export interface RevisionSnapshot {
+  /** The counters' epoch (see `RevisionStamp`): part of every key built from these values. */
+  readonly epoch: string;
+  readonly values: ReadonlyMap<string, number>;
+}
 
 export interface PolicyFactsReader {
   /** Everything that can give `subject` a permission code in `tenantId`, in one read. */
