@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Column, DataSource, Entity, MigrationInterface, PrimaryColumn, QueryRunner } from 'typeorm';
@@ -64,6 +64,8 @@ function persistenceContract(open: () => Promise<{ url: string; reopen?: () => P
 describe('persistence on embedded PGlite', () => {
   const dir = join(mkdtempSync(join(tmpdir(), 'lp-pglite-')), 'pgdata');
   let embedded: EmbeddedPostgres;
+  // Registered before the contract's hooks, so it runs after them (afterAll hooks run in reverse).
+  afterAll(() => rmSync(join(dir, '..'), { recursive: true, force: true }));
   persistenceContract(async () => {
     embedded = await EmbeddedPostgres.start(dir);
     return { url: embedded.url, close: () => embedded.stop() };

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WebhookSubscriptionEntity } from '../store';
@@ -91,17 +91,22 @@ describe('key ring settings, checked at boot', () => {
   });
 
   it('refuses to start in production without a key, and generates one under DATA_DIR elsewhere (owner-only, stable)', () => {
-    const dataDir = join(mkdtempSync(join(tmpdir(), 'wh-key-')), 'data');
-    expect(() => loadSecretKeyRing({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(/WEBHOOK_SECRET_KEY is required with NODE_ENV=production/);
-    expect(existsSync(join(dataDir, GENERATED_SECRET_KEY_FILE))).toBe(false);
+    const parent = mkdtempSync(join(tmpdir(), 'wh-key-'));
+    try {
+      const dataDir = join(parent, 'data');
+      expect(() => loadSecretKeyRing({ NODE_ENV: 'production', DATA_DIR: dataDir })).toThrow(/WEBHOOK_SECRET_KEY is required with NODE_ENV=production/);
+      expect(existsSync(join(dataDir, GENERATED_SECRET_KEY_FILE))).toBe(false);
 
-    const first = loadSecretKeyRing({ NODE_ENV: 'development', DATA_DIR: dataDir });
-    expect(first.current.version).toBe(1);
-    expect(first.current.key).toHaveLength(32);
-    expect(statSync(join(dataDir, GENERATED_SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
-    expect(loadSecretKeyRing({ NODE_ENV: 'development', DATA_DIR: dataDir }).current.key.equals(first.current.key)).toBe(true);
-    // An explicit key wins over the generated one.
-    expect(loadSecretKeyRing({ NODE_ENV: 'production', DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: `v4:${key()}` }).current.version).toBe(4);
+      const first = loadSecretKeyRing({ NODE_ENV: 'development', DATA_DIR: dataDir });
+      expect(first.current.version).toBe(1);
+      expect(first.current.key).toHaveLength(32);
+      expect(statSync(join(dataDir, GENERATED_SECRET_KEY_FILE)).mode & 0o777).toBe(0o600);
+      expect(loadSecretKeyRing({ NODE_ENV: 'development', DATA_DIR: dataDir }).current.key.equals(first.current.key)).toBe(true);
+      // An explicit key wins over the generated one.
+      expect(loadSecretKeyRing({ NODE_ENV: 'production', DATA_DIR: dataDir, WEBHOOK_SECRET_KEY: `v4:${key()}` }).current.version).toBe(4);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 
