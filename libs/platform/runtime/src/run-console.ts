@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
-import { metricsRegistry } from '@lp/platform/observability';
+import { correlationIdOf, metricsRegistry } from '@lp/platform/observability';
+import { withAnswerBaseline } from './answer-baseline';
 import { consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { createHttpServer } from './http-server';
 import { platformConfig } from './platform-config';
@@ -28,21 +29,28 @@ export async function runConsole(): Promise<void> {
     const settings = consoleHostConfig.load();
     const app = consoleApp({ directory: settings.CONSOLE_DIR, client: consoleClientConfig(settings, config) });
     const built = () => existsSync(join(settings.CONSOLE_DIR, 'index.html'));
-    const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '';
-      if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
-      if (req.method === 'GET' && path === '/health/ready') {
-        return built()
-          ? sendJson(res, 200, { status: 'ok' })
-          : sendJson(res, 503, problem(503, 'Console.NotBuilt', `No console build in ${settings.CONSOLE_DIR}.`), PROBLEM_CONTENT_TYPE);
-      }
-      if (req.method === 'GET' && path === '/metrics') {
-        res.setHeader('Content-Type', metricsRegistry.contentType);
-        void metricsRegistry.metrics().then((text) => res.end(text));
-        return;
-      }
-      app(req, res);
-    });
+    const server = createHttpServer(
+      withAnswerBaseline((req: IncomingMessage, res: ServerResponse) => {
+        const path = (req.url ?? '/').split('?')[0] ?? '';
+        if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+        if (req.method === 'GET' && path === '/health/ready') {
+          return built()
+            ? sendJson(res, 200, { status: 'ok' })
+            : sendJson(
+                res,
+                503,
+                problem(503, 'Console.NotBuilt', `No console build in ${settings.CONSOLE_DIR}.`, { correlationId: correlationIdOf(req) }),
+                PROBLEM_CONTENT_TYPE,
+              );
+        }
+        if (req.method === 'GET' && path === '/metrics') {
+          res.setHeader('Content-Type', metricsRegistry.contentType);
+          void metricsRegistry.metrics().then((text) => res.end(text));
+          return;
+        }
+        app(req, res);
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

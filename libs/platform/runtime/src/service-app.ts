@@ -5,7 +5,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { CorrelationMiddleware } from '@lp/platform/observability';
+import { answerBaseline } from './answer-baseline';
 import { apiExplorer } from './api-explorer';
 import { rpcServerOptions } from './infrastructure.module';
 import { applyRpcEnhancers } from './rpc-enhancers';
@@ -24,10 +24,6 @@ export interface ServiceApp {
 /** Request bodies are JSON documents of modest size; anything larger is a 413 problem. */
 const JSON_BODY_LIMIT = '1mb';
 
-function correlate(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  new CorrelationMiddleware().use(req, res, next);
-}
-
 export function openApiPath(service: ServiceDefinition): string {
   return `/openapi/${service.name}.json`;
 }
@@ -40,8 +36,9 @@ export function openApiPath(service: ServiceDefinition): string {
 export async function createServiceApp(service: ServiceDefinition, runtime: PlatformRuntime): Promise<ServiceApp> {
   const http = express();
   http.disable('x-powered-by');
-  // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id.
-  http.use(correlate);
+  // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id
+  // and the security headers.
+  http.use(answerBaseline);
   // Nest's own JSON parser is skipped when one is registered already (it checks by name).
   http.use(express.json({ limit: JSON_BODY_LIMIT }));
   const app = await NestFactory.create(ServiceHostModule.forRoot(service, runtime), new ExpressAdapter(http), {
