@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
 import { correlationIdOf, metricsRegistry } from '@lp/platform/observability';
 import { withAnswerBaseline } from './answer-baseline';
-import { consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
+import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { createHttpServer } from './http-server';
 import { platformConfig } from './platform-config';
 import { exitOnStartupError } from './run-service';
@@ -48,7 +48,8 @@ export async function runConsole(): Promise<void> {
           void metricsRegistry.metrics().then((text) => res.end(text));
           return;
         }
-        app(req, res);
+        if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) return app(req, res);
+        sendJson(res, 404, problem(404, 'NotFound', `No route for ${path}.`, { correlationId: correlationIdOf(req), instance: path }), PROBLEM_CONTENT_TYPE);
       }),
     );
     await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
