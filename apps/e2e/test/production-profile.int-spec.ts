@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { signAccessToken } from '@lp/platform/auth';
-import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
+import { createServiceApp, PlatformRuntime, ServiceApp, standaloneListener, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, scanRedisKeys, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
 
@@ -103,9 +103,87 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     expect(doc.body.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     // Each service has its own explorer at /docs over its own document.
     for (const app of apps) {
-      const page = await request(app.http).get('/docs').expect(200);
-      expect(page.text).toContain(`/openapi/${app.definition.name}.json`);
+      await request(app.http).get('/docs').expect(200);
+      const start = await request(app.http).get('/docs/explorer.js').expect(200);
+      expect(start.text).toContain(`/openapi/${app.definition.name}.json`);
       await request(app.http).get('/docs/assets/swagger-ui.css').expect(200);
     }
+  });
+
+  // Issue 31 item 9: the explorer (where the admin token is pasted), the documents, probes, metrics
+  // and the 404s answered outside any route carried no security headers, and some answers no
+  // correlation id. Every answer of a service app and of the standalone's dispatcher carries both.
+  describe('every answer carries the security headers and the correlation id', () => {
+    const paths = [
+      '/docs',
+      '/docs/explorer.js',
+      '/docs/assets/swagger-ui.css',
+      '/docs/assets/..%2f..%2fpackage.json',
+      '/openapi/authz-decision.json',
+      '/health/live',
+      '/health/ready',
+      '/metrics',
+      '/',
+      '/api/',
+      '/api/nope',
+      '/console/../../etc/passwd',
+      '/api/authorization/decisions',
+    ];
+
+    async function expectBaseline(http: Parameters<typeof request>[0], path: string): Promise<void> {
+      // supertest sends the path as written (`..` included), as curl --path-as-is does.
+      const res = await request(http).get(path);
+      const seen = {
+        path,
+        csp: res.headers['content-security-policy'],
+        nosniff: res.headers['x-content-type-options'],
+        referrer: res.headers['referrer-policy'],
+        frame: res.headers['x-frame-options'],
+        correlationHeader: /^[0-9a-f-]{36}$/.test(String(res.headers['x-correlation-id'])),
+      };
+      expect(seen).toEqual({
+        path,
+        csp: expect.stringMatching(/^default-src 'self';.*script-src 'self'; frame-ancestors 'none'; base-uri 'none'/),
+        nosniff: 'nosniff',
+        referrer: 'no-referrer',
+        frame: 'DENY',
+        correlationHeader: true,
+      });
+      if (/problem\+json/.test(String(res.headers['content-type']))) {
+        expect({ path, correlationId: res.body.correlationId }).toEqual({ path, correlationId: res.headers['x-correlation-id'] });
+      }
+    }
+
+    it('on a service app of the fleet (authz-decision)', async () => {
+      const decision = byName('authz-decision');
+      for (const path of paths) await expectBaseline(decision.http, path);
+    });
+
+    it("on the standalone's one port: dispatched to a service, and its own explorer, console, probes, metrics and 404", async () => {
+      const standalone = standaloneListener(apps, { console: { directory: '/nonexistent-console-build', client: {} } });
+      for (const path of [...paths, '/console/', '/openapi/policy-management.json', '/api/authorization/roles']) await expectBaseline(standalone, path);
+    });
+
+    it('keeps a sane correlation id the client sent, in the header and the problem body', async () => {
+      const standalone = standaloneListener(apps, { console: { directory: '/nonexistent-console-build', client: {} } });
+      for (const path of ['/api/nope', '/docs/assets/..%2f..%2fpackage.json', '/api/authorization/roles']) {
+        const res = await request(standalone).get(path).set('X-Correlation-Id', 'corr-31-9');
+        expect({ path, header: res.headers['x-correlation-id'], body: res.body.correlationId }).toEqual({ path, header: 'corr-31-9', body: 'corr-31-9' });
+      }
+    });
+
+    it('serves the explorer page with no inline script, only this origin’s assets, and a policy that admits them', async () => {
+      const page = await request(byName('authz-decision').http).get('/docs').expect(200);
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toMatch(/script-src 'self';/);
+      expect(csp).toMatch(/style-src 'self' 'sha256-[A-Za-z0-9+/]+=*';/);
+      const scripts = [...page.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1] ?? '');
+      expect(scripts.length).toBeGreaterThan(0);
+      for (const attributes of scripts) expect(attributes).toMatch(/^ src="\/docs\/[^"]+"$/);
+      expect(page.text).not.toMatch(/<style|style=/);
+      for (const [, asset] of page.text.matchAll(/(?:src|href)="([^"]+)"/g)) {
+        await request(byName('authz-decision').http).get(asset!).expect(200);
+      }
+    });
   });
 });

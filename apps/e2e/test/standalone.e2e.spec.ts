@@ -108,9 +108,10 @@ describe('standalone: npm start on the embedded defaults', () => {
     // The API explorer: every service's document in one Swagger UI, its assets served locally.
     const explorer = await fetch(`${first!.baseUrl}/docs`);
     expect(explorer.status).toBe(200);
-    const page = await explorer.text();
-    expect(page).toContain('/openapi/policy-management.json');
-    expect(page).toContain('/openapi/authz-decision.json');
+    expect(await explorer.text()).toContain('<script src="/docs/explorer.js">');
+    const start = await (await fetch(`${first!.baseUrl}/docs/explorer.js`)).text();
+    expect(start).toContain('/openapi/policy-management.json');
+    expect(start).toContain('/openapi/authz-decision.json');
     expect((await fetch(`${first!.baseUrl}/docs/assets/swagger-ui-bundle.js`)).status).toBe(200);
     expect((await fetch(`${first!.baseUrl}/docs/assets/nothing-here.js`)).status).toBe(404);
     const missing = await fetch(`${first!.baseUrl}/nowhere`);

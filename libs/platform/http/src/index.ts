@@ -10,3 +10,4 @@ export * from './lib/redis-throttler-storage';
 export * from './lib/dependency-unavailable';
 export * from './lib/storable-input';
 export * from './lib/schema-validation.pipe';
+export * from './lib/security-headers';

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import express from 'express';
+import { securityHeaders } from '@lp/platform/http';
 import { staticFilesProblem } from './static-files-problem';
 
 export interface ExplorerDocument {
@@ -13,6 +15,19 @@ export interface ExplorerDocument {
 const SWAGGER_UI_ASSETS = dirname(require.resolve('swagger-ui-dist/package.json'));
 
 /**
+ * The one `<style>` element Swagger UI inserts (its logo, an inline SVG in the standalone preset's
+ * top bar). The page's policy admits exactly this text by its hash; any other inline style stays
+ * refused. A Swagger UI release that changes it shows as a policy violation in the explorer's
+ * browser spec (apps/e2e/test/console/api-explorer.int-spec.ts).
+ */
+const SWAGGER_UI_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
+
+/** The explorer page's headers: the platform's, with the logo's style admitted. */
+const EXPLORER_PAGE_HEADERS = securityHeaders({
+  inlineStyleHashes: [`sha256-${createHash('sha256').update(SWAGGER_UI_LOGO_STYLE).digest('base64')}`],
+});
+
+/**
  * Swagger UI at `/docs` over the given OpenAPI documents (a picker when there are several: the
  * standalone process shows every service's). The documents declare bearer auth, so "Authorize" takes
  * a token (the admin token `npm start` prints) and "Try it out" sends it; it stays across reloads.
@@ -20,9 +35,12 @@ const SWAGGER_UI_ASSETS = dirname(require.resolve('swagger-ui-dist/package.json'
  */
 export function apiExplorer(documents: ExplorerDocument[]): express.Router {
   const router = express.Router();
-  const page = explorerPage(documents);
   router.get(['/docs', '/docs/'], (_req, res) => {
-    res.type('html').send(page);
+    res.set(EXPLORER_PAGE_HEADERS).type('html').send(EXPLORER_PAGE);
+  });
+  const start = explorerScript(documents);
+  router.get(EXPLORER_SCRIPT, (_req, res) => {
+    res.type('text/javascript').send(start);
   });
   router.use('/docs/assets', express.static(SWAGGER_UI_ASSETS, { index: false, fallthrough: false }));
   // A missing asset is a 404 problem like any other unknown path; a malformed path a 400.
@@ -38,17 +56,28 @@ export function apiExplorerApp(documents: ExplorerDocument[]): express.Express {
   return app;
 }
 
-function explorerPage(documents: ExplorerDocument[]): string {
+/** Swagger UI's start, a file of its own: the page's policy runs no inline script (`securityHeaders`). */
+const EXPLORER_SCRIPT = '/docs/explorer.js';
+
+function explorerScript(documents: ExplorerDocument[]): string {
   const [first] = documents;
   const config = {
     dom_id: '#explorer',
     ...(documents.length === 1 && first ? { url: first.url } : { urls: documents, 'urls.primaryName': first?.name }),
     persistAuthorization: true,
     deepLinking: true,
+    // Swagger UI would otherwise send each document's URL to validator.swagger.io for a badge.
+    validatorUrl: null,
   };
-  // JSON inside a <script>: `<` escaped so no document name can close the tag.
-  const json = JSON.stringify(config).replace(/</g, '\\u003c');
-  return `<!doctype html>
+  return `const config = ${JSON.stringify(config)};
+window.ui = SwaggerUIBundle(Object.assign(config, {
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: config.urls ? 'StandaloneLayout' : 'BaseLayout',
+}));
+`;
+}
+
+const EXPLORER_PAGE = `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -59,14 +88,7 @@ function explorerPage(documents: ExplorerDocument[]): string {
   <div id="explorer"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-  <script>
-    const config = ${json};
-    window.ui = SwaggerUIBundle(Object.assign(config, {
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-      layout: config.urls ? 'StandaloneLayout' : 'BaseLayout',
-    }));
-  </script>
+  <script src="${EXPLORER_SCRIPT}"></script>
 </body>
 </html>
 `;
-}

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express from 'express';
 import { ConfigOf, ConfigValidationError, declareConfig } from '@lp/platform/config';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { problem, PROBLEM_CONTENT_TYPE, securityHeaders } from '@lp/platform/http';
+import { correlationIdOf } from '@lp/platform/observability';
 import { staticFilesProblem } from './static-files-problem';
 
 /** The admin console's settings (the SPA itself is built by `tools/build-console.mjs`). */
@@ -74,21 +75,6 @@ function oidcIssuerProblem(issuer: string): string | undefined {
 }
 
 /**
- * The console's security headers. The SPA talks to the platform's own origin and to the OIDC
- * issuer only (discovery and the token endpoint, answered by the issuer's origin); nothing frames
- * it; no inline script runs.
- */
-function securityHeaders(client: ConsoleClientConfig): Record<string, string> {
-  const issuer = client.oidc ? ` ${new URL(client.oidc.issuer).origin}` : '';
-  return {
-    'Content-Security-Policy': `default-src 'self'; connect-src 'self'${issuer}; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'${issuer}`,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'X-Frame-Options': 'DENY',
-  };
-}
-
-/**
  * The admin console under `/console`: hashed assets cached for a year, `index.html` for every other
  * path below it (the SPA routes itself), never cached, so a new build is seen on the next load.
  * A missing build is a 503 problem that says how to build it.
@@ -96,7 +82,8 @@ function securityHeaders(client: ConsoleClientConfig): Record<string, string> {
 export function consoleApp(options: { directory: string; client: ConsoleClientConfig }): express.Express {
   const directory = resolve(options.directory);
   const index = join(directory, 'index.html');
-  const headers = securityHeaders(options.client);
+  // The platform's headers (every answer has them already), with the issuer the SPA signs in at.
+  const headers = securityHeaders({ issuerOrigin: options.client.oidc ? new URL(options.client.oidc.issuer).origin : undefined });
   const app = express();
   app.disable('x-powered-by');
   app.use(CONSOLE_PREFIX, (_req, res, next) => {
@@ -112,7 +99,11 @@ export function consoleApp(options: { directory: string; client: ConsoleClientCo
       res
         .status(503)
         .type(PROBLEM_CONTENT_TYPE)
-        .send(problem(503, 'Console.NotBuilt', `The admin console is not built in ${directory}: run npm run build:console.`));
+        .send(
+          problem(503, 'Console.NotBuilt', `The admin console is not built in ${directory}: run npm run build:console.`, {
+            correlationId: correlationIdOf(req),
+          }),
+        );
       return;
     }
     res.set('Cache-Control', 'no-cache').sendFile(index);
@@ -121,7 +112,7 @@ export function consoleApp(options: { directory: string; client: ConsoleClientCo
     res
       .status(405)
       .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(405, 'MethodNotAllowed', `The console answers GET only, not ${req.method}.`));
+      .send(problem(405, 'MethodNotAllowed', `The console answers GET only, not ${req.method}.`, { correlationId: correlationIdOf(req) }));
   });
   app.use(staticFilesProblem);
   return app;

@@ -6,6 +6,8 @@ export * from './service-host.module';
 export * from './service-app';
 export * from './run-service';
 export * from './run-standalone';
+export * from './standalone-listener';
+export * from './answer-baseline';
 export * from './run-console';
 export * from './console-host';
 export * from './path-dispatcher';

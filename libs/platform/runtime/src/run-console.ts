@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
-import { installPlatformLogger, loggerParams, metricsRegistry } from '@lp/platform/observability';
-import { consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
+import { correlationIdOf, installPlatformLogger, loggerParams, metricsRegistry } from '@lp/platform/observability';
+import { withAnswerBaseline } from './answer-baseline';
+import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { createHttpServer } from './http-server';
 import { platformConfig } from './platform-config';
 import { exitOnStartupError } from './run-service';
@@ -30,21 +31,29 @@ export async function runConsole(): Promise<void> {
     const settings = consoleHostConfig.load();
     const app = consoleApp({ directory: settings.CONSOLE_DIR, client: consoleClientConfig(settings, config) });
     const built = () => existsSync(join(settings.CONSOLE_DIR, 'index.html'));
-    const server = createHttpServer((req: IncomingMessage, res: ServerResponse) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '';
-      if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
-      if (req.method === 'GET' && path === '/health/ready') {
-        return built()
-          ? sendJson(res, 200, { status: 'ok' })
-          : sendJson(res, 503, problem(503, 'Console.NotBuilt', `No console build in ${settings.CONSOLE_DIR}.`), PROBLEM_CONTENT_TYPE);
-      }
-      if (req.method === 'GET' && path === '/metrics') {
-        res.setHeader('Content-Type', metricsRegistry.contentType);
-        void metricsRegistry.metrics().then((text) => res.end(text));
-        return;
-      }
-      app(req, res);
-    });
+    const server = createHttpServer(
+      withAnswerBaseline((req: IncomingMessage, res: ServerResponse) => {
+        const path = (req.url ?? '/').split('?')[0] ?? '';
+        if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+        if (req.method === 'GET' && path === '/health/ready') {
+          return built()
+            ? sendJson(res, 200, { status: 'ok' })
+            : sendJson(
+                res,
+                503,
+                problem(503, 'Console.NotBuilt', `No console build in ${settings.CONSOLE_DIR}.`, { correlationId: correlationIdOf(req) }),
+                PROBLEM_CONTENT_TYPE,
+              );
+        }
+        if (req.method === 'GET' && path === '/metrics') {
+          res.setHeader('Content-Type', metricsRegistry.contentType);
+          void metricsRegistry.metrics().then((text) => res.end(text));
+          return;
+        }
+        if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) return app(req, res);
+        sendJson(res, 404, problem(404, 'NotFound', `No route for ${path}.`, { correlationId: correlationIdOf(req), instance: path }), PROBLEM_CONTENT_TYPE);
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;

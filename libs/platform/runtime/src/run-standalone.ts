@@ -1,15 +1,10 @@
-import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { signAccessToken } from '@lp/platform/auth';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
-import { CorrelationContext, metricsRegistry } from '@lp/platform/observability';
-import { apiExplorerApp } from './api-explorer';
-import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
-import { HealthController } from './health.controller';
-import { PathDispatcher } from './path-dispatcher';
+import { consoleClientConfig, consoleHostConfig } from './console-host';
 import { startPlatformRuntime } from './platform-runtime';
 import { exitOnStartupError } from './run-service';
-import { createServiceApp, openApiPath, ServiceApp } from './service-app';
+import { createServiceApp, ServiceApp } from './service-app';
+import { standaloneListener } from './standalone-listener';
 import { ServiceDefinition } from './service-definition';
 import { createHttpServer } from './http-server';
 import { installShutdown } from './shutdown';
@@ -17,27 +12,6 @@ import { installShutdown } from './shutdown';
 export const ADMIN_SUBJECT = 'admin';
 export const DEFAULT_TENANT = 'default';
 const ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
-
-function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
-  res.statusCode = status;
-  res.setHeader('Content-Type', contentType);
-  res.end(JSON.stringify(body));
-}
-
-/** Readiness of the whole process: every hosted service must be ready. */
-async function readiness(apps: ServiceApp[]): Promise<{ ready: boolean; services: Record<string, unknown> }> {
-  const services: Record<string, unknown> = {};
-  let ready = true;
-  for (const { definition, app } of apps) {
-    try {
-      services[definition.name] = ((await app.get(HealthController).ready()) as { details?: unknown }).details;
-    } catch (error) {
-      ready = false;
-      services[definition.name] = (error as { errors?: unknown }).errors ?? { status: 'down' };
-    }
-  }
-  return { ready, services };
-}
 
 /**
  * `npm start`: every service of the fleet in one process on the embedded defaults (unless the
@@ -51,42 +25,9 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
     const apps: ServiceApp[] = [];
     for (const service of services) apps.push(await createServiceApp(service, runtime));
 
-    const dispatcher = new PathDispatcher(
-      apps.map(({ definition, http }) => ({
-        name: definition.name,
-        prefixes: [...definition.routePrefixes, openApiPath(definition)],
-        handle: http,
-      })),
-    );
-
-    const explorer = apiExplorerApp(apps.map(({ definition }) => ({ name: definition.name, url: openApiPath(definition) })));
     const consoleSettings = consoleHostConfig.load();
-    const adminConsole = consoleApp({ directory: consoleSettings.CONSOLE_DIR, client: consoleClientConfig(consoleSettings, runtime.config) });
-    const own = async (req: IncomingMessage, res: ServerResponse) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '';
-      if (req.method === 'GET' && (path === '/docs' || path.startsWith('/docs/'))) {
-        return explorer(req, res);
-      }
-      if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) return adminConsole(req, res);
-      if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
-      if (req.method === 'GET' && path === '/health/ready') {
-        const { ready, services: detail } = await readiness(apps);
-        return ready
-          ? sendJson(res, 200, { status: 'ok', services: detail })
-          : sendJson(res, 503, { ...problem(503, 'ServiceUnavailable', 'Not ready.'), services: detail }, PROBLEM_CONTENT_TYPE);
-      }
-      if (req.method === 'GET' && path === '/metrics') {
-        res.setHeader('Content-Type', metricsRegistry.contentType);
-        return res.end(await metricsRegistry.metrics());
-      }
-      const correlationId = CorrelationContext.accept(req.headers['x-correlation-id'] as string | undefined);
-      sendJson(res, 404, { ...problem(404, 'NotFound', `No route for ${path}.`), correlationId, instance: path }, PROBLEM_CONTENT_TYPE);
-    };
-
-    const server = createHttpServer((req, res) =>
-      dispatcher.dispatch(req, res, (rq, rs) => {
-        own(rq, rs).catch(() => sendJson(rs, 500, problem(500, 'InternalError', 'An unexpected error occurred.'), PROBLEM_CONTENT_TYPE));
-      }),
+    const server = createHttpServer(
+      standaloneListener(apps, { console: { directory: consoleSettings.CONSOLE_DIR, client: consoleClientConfig(consoleSettings, runtime.config) } }),
     );
     await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));
     const address = server.address();

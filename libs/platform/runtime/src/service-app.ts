@@ -4,7 +4,7 @@ import { NestMicroservice } from '@nestjs/microservices';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
-import { CorrelationMiddleware } from '@lp/platform/observability';
+import { answerBaseline } from './answer-baseline';
 import { apiExplorer } from './api-explorer';
 import { rpcServerOptions } from './infrastructure.module';
 import { applyRpcEnhancers } from './rpc-enhancers';
@@ -25,10 +25,6 @@ const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head',
 /** Request bodies are JSON documents of modest size; anything larger is a 413 problem. */
 const JSON_BODY_LIMIT = '1mb';
 
-function correlate(req: express.Request, res: express.Response, next: express.NextFunction): void {
-  new CorrelationMiddleware().use(req, res, next);
-}
-
 function httpOperations(document: OpenAPIObject): number {
   return Object.values(document.paths).reduce((sum, item) => sum + Object.keys(item).filter((key) => HTTP_METHODS.has(key)).length, 0);
 }
@@ -46,8 +42,9 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
   const startedAt = performance.now();
   const http = express();
   http.disable('x-powered-by');
-  // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id.
-  http.use(correlate);
+  // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id
+  // and the security headers.
+  http.use(answerBaseline);
   // Nest's own JSON parser is skipped when one is registered already (it checks by name).
   http.use(express.json({ limit: JSON_BODY_LIMIT }));
   const app = await NestFactory.create(ServiceHostModule.forRoot(service, runtime), new ExpressAdapter(http), {

@@ -1,5 +1,6 @@
 import type express from 'express';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { correlationIdOf } from '@lp/platform/observability';
 
 /**
  * The error handler of the static file routes (the API explorer's assets, the admin console):
@@ -25,5 +26,5 @@ export function staticFilesProblem(
   res
     .status(status)
     .type(PROBLEM_CONTENT_TYPE)
-    .send(problem(status, code, detail));
+    .send(problem(status, code, detail, { correlationId: correlationIdOf(req), instance: path }));
 }

@@ -1,8 +1,9 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Injectable, NestMiddleware } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
 import { CORRELATION_HEADER, CorrelationContext } from './correlation';
 
-type CorrelatedRequest = Request & { correlationId?: string };
+/** Any Node request (an Express one included): the standalone's dispatcher sees it before Express does. */
+type CorrelatedRequest = IncomingMessage & { correlationId?: string };
 
 /** The request's correlation id: the client's `X-Correlation-Id` when sane, else a new one. Idempotent per request. */
 export function correlationIdOf(req: CorrelatedRequest): string {
@@ -16,7 +17,7 @@ export function correlationIdOf(req: CorrelatedRequest): string {
  */
 @Injectable()
 export class CorrelationMiddleware implements NestMiddleware {
-  use(req: CorrelatedRequest, res: Response, next: NextFunction): void {
+  use(req: CorrelatedRequest, res: ServerResponse, next: () => void): void {
     const id = correlationIdOf(req);
     res.setHeader('X-Correlation-Id', id);
     CorrelationContext.run(id, () => next());

@@ -9,6 +9,7 @@ import { CorrelationContext } from '@lp/platform/observability';
 import { DecisionBatchDto, DecisionQueryDto } from './dto/decision-query.dto';
 import { DecisionExplanationResponse } from './dto/decision-explanation.response';
 import { DecisionBatchResponse, DecisionResponse } from './dto/decision.response';
+import { decidedOrUnavailable, unlessUnavailable } from './decision-outage';
 import { DecisionService } from './decision.service';
 
 /**
@@ -29,8 +30,10 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionResponse })
   async decide(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionResponse> {
     return DecisionResponse.of(
-      await this.decisions.decide(
-        validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+      await decidedOrUnavailable(
+        this.decisions.decide(
+          validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+        ),
       ),
     );
   }
@@ -41,8 +44,10 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionBatchResponse })
   async decideBatch(@Caller() caller: TrustedCaller, @Body() body: DecisionBatchDto): Promise<DecisionBatchResponse> {
     const correlationId = CorrelationContext.current();
-    const results = await this.decisions.decideBatch(
-      body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })),
+    const results = await decidedOrUnavailable(
+      this.decisions.decideBatch(
+        body.items.map((item) => validateDecisionRequest({ caller, resource: { ...item.resource }, action: item.action, correlationId })),
+      ),
     );
     return { items: results.map(DecisionResponse.of) };
   }
@@ -61,8 +66,10 @@ export class DecisionsController {
   @ApiOkResponse({ type: DecisionExplanationResponse })
   async explain(@Caller() caller: TrustedCaller, @Body() body: DecisionQueryDto): Promise<DecisionExplanationResponse> {
     return DecisionExplanationResponse.of(
-      await this.decisions.explain(
-        validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+      await unlessUnavailable(
+        this.decisions.explain(
+          validateDecisionRequest({ caller, resource: { ...body.resource }, action: body.action, correlationId: CorrelationContext.current() }),
+        ),
       ),
     );
   }
