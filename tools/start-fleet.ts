@@ -6,9 +6,10 @@
  * `npm run -s token` work: the fleet is given the same signing secret (JWT_SECRET, or the one kept
  * under DATA_DIR).
  *
- * A supervisor, as Kubernetes is in production: a process that exits is restarted with backoff and
- * the others keep running; Ctrl-C or SIGTERM stops them all. Type `restart <service>` (or
- * `restart all`) and Enter to restart one by hand, `status` to see the port map again.
+ * A supervisor, as Kubernetes is in production: a process that crashes is restarted with backoff,
+ * one that exits cleanly (code 0) at once, and the others keep running; Ctrl-C or SIGTERM stops them
+ * all. Type `restart <service>` (or `restart all`) and Enter to restart one by hand, `status` to see
+ * the port map again.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
