@@ -75,7 +75,7 @@ async function round(target: Target) {
           if (outcome.error !== 'ECONNREFUSED') failures.push(`client ${index} request ${n}: ${outcome.error}`);
           return;
         }
-        answered[index]++;
+        answered[index] = (answered[index] ?? 0) + 1;
         if (outcome.status === 503) refusals.push(outcome);
         else if (outcome.status !== 200) failures.push(`client ${index} request ${n}: status ${outcome.status}`);
       }
