@@ -6,26 +6,36 @@
  * `npm run -s token` work: the fleet is given the same signing secret (JWT_SECRET, or the one kept
  * under DATA_DIR).
  *
- * A supervisor, as Kubernetes is in production: a process that exits is restarted with backoff and
- * the others keep running; Ctrl-C or SIGTERM stops them all. Type `restart <service>` (or
- * `restart all`) and Enter to restart one by hand, `status` to see the port map again.
+ * A supervisor, as Kubernetes is in production: a process that crashes is restarted with backoff,
+ * one that exits cleanly (code 0) at once, and the others keep running; Ctrl-C or SIGTERM stops them
+ * all. Type `restart <service>` (or `restart all`) and Enter to restart one by hand, `status` to see
+ * the port map again.
  */
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { CONSOLE_PREFIX, ensureSigningSecret, FleetSupervisor, platformConfig } from '@lp/platform/runtime';
+import { CONSOLE_PREFIX, ensureSigningSecret, FleetSupervisor, platformConfig, preparePrivateDataDir, StartupError } from '@lp/platform/runtime';
 import { fleetConsole, fleetServices } from '@lp/fleet';
 
 /** The console's app (apps/console/src/main.ts): not a ServiceDefinition, it has no schema, queue or cache. */
 const CONSOLE = fleetConsole.name;
 const root = resolve(__dirname, '..');
 const config = platformConfig.load();
+const dataDir = resolve(config.DATA_DIR);
+// Checked here once, not by seven children crashing in a loop on a DATA_DIR others can write.
+try {
+  preparePrivateDataDir(dataDir);
+} catch (error) {
+  if (!(error instanceof StartupError)) throw error;
+  process.stderr.write(`[fleet] ${error.message}\n`);
+  process.exit(1);
+}
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   DATABASE_URL: config.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
   AMQP_URL: config.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   REDIS_URL: config.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  JWT_SECRET: config.JWT_JWKS_URI ? undefined : (config.JWT_SECRET ?? ensureSigningSecret(resolve(config.DATA_DIR))),
+  JWT_SECRET: config.JWT_JWKS_URI ? undefined : (config.JWT_SECRET ?? ensureSigningSecret(dataDir)),
 };
 // The console gets no connection URL and no secret: it serves files and calls nothing.
 const consoleEnv: NodeJS.ProcessEnv = { ...env };

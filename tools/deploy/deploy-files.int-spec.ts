@@ -286,6 +286,16 @@ describeWithTools(() => {
       }
     });
 
+    it('keeps DATA_DIR in a directory of its own inside the data volume: an emptyDir is world-writable, and a service refuses such a DATA_DIR', () => {
+      const dataDir = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('platform-config'))?.data.DATA_DIR as string;
+      const services = objects.filter((o) => o.kind === 'Deployment' && o.spec.template.metadata.labels['lp.tier'] === 'app');
+      expect(services).toHaveLength(fleetServices.length);
+      for (const service of services) {
+        const mounts = (service.spec.template.spec.containers[0].volumeMounts as Json[]).map((m) => m.mountPath as string);
+        expect([service.metadata.name, mounts.some((mount) => dataDir.startsWith(`${mount}/`))]).toEqual([service.metadata.name, true]);
+      }
+    });
+
     it('routes every route prefix through the Ingress to its service', () => {
       const paths = (find('Ingress', 'legal-platform') as Json).spec.rules.flatMap((rule: Json) => rule.http.paths) as Json[];
       for (const { service, prefix } of prefixes) {

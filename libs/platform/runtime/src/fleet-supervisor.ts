@@ -10,7 +10,7 @@ export interface SupervisedService {
 }
 
 export interface FleetSupervisorOptions {
-  /** First restart delay after a crash; doubles per crash in a row up to `maxDelayMs`. Default 500 ms / 30 s. */
+  /** First restart delay after a crash (any exit but code 0); doubles per crash in a row up to `maxDelayMs`. Default 500 ms / 30 s. */
   initialDelayMs?: number;
   maxDelayMs?: number;
   /** A child that stayed up this long before it exited counts as healthy: its next crash starts the backoff over. Default 60 s. */
@@ -34,8 +34,9 @@ interface Slot {
 }
 
 /**
- * Keeps the local fleet (`npm run start:fleet`) up as Kubernetes would: a service that exits on its
- * own is started again after an exponential backoff (and says so), the others keep running; only
+ * Keeps the local fleet (`npm run start:fleet`) up as Kubernetes would: a service that crashes is
+ * started again after an exponential backoff (and says so), one that exits cleanly (code 0, a
+ * stop someone asked for) is started again at once, and the others keep running; only
  * `stop()` (Ctrl-C / SIGTERM) stops everything; `restart(name)` restarts one service at once.
  */
 export class FleetSupervisor {
@@ -121,6 +122,15 @@ export class FleetSupervisor {
       return;
     }
     const upFor = this.now() - slot.startedAt;
+    // Code 0 is a stop someone asked for (SIGTERM or Ctrl-C to that one process, then a drain):
+    // nothing is wrong with the service, so it comes back at once and its crash count starts over.
+    // Anything else (a non-zero code, a death by SIGKILL or the OOM killer) is a crash.
+    if (code === 0) {
+      slot.crashesInARow = 0;
+      this.log(`${name} exited cleanly (code 0) after ${upFor} ms; restarting now`);
+      this.launch(slot);
+      return;
+    }
     slot.crashesInARow = upFor >= this.healthyAfterMs ? 1 : slot.crashesInARow + 1;
     const delay = Math.min(this.maxDelayMs, this.initialDelayMs * 2 ** (slot.crashesInARow - 1));
     this.log(

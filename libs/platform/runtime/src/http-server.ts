@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
@@ -34,10 +35,16 @@ function answerClientError(error: NodeJS.ErrnoException & { code?: string }, soc
 
 export interface PlatformHttpServer extends Server {
   /**
-   * Graceful stop: refuses new connections; closes idle keep-alive connections at once; lets the
-   * requests in flight finish, each answered with `Connection: close`; answers a request that
-   * still arrives on an open connection with 503 and `Connection: close`; after `boundMs`, closes
-   * whatever is left. Resolves once every connection is closed.
+   * Graceful stop: refuses new connections; lets the requests in flight finish, each answered with
+   * `Connection: close`; answers a request that arrives on an open keep-alive connection with 503
+   * `ServiceUnavailable`, `Retry-After` and `Connection: close`; leaves an idle keep-alive connection
+   * open until the client sends on it or the keep-alive timeout the server announced to the client
+   * (`Keep-Alive: timeout=5`) ends it; after `boundMs`, closes whatever is left. Resolves once every
+   * connection is closed.
+   *
+   * It never closes an idle connection early: a client may be sending on it at that very moment,
+   * and its request would be reset unanswered (a POST with no way to know whether it ran). Only the
+   * announced timeout is safe, because clients stop reusing a connection before it.
    */
   drain(boundMs: number): Promise<void>;
 }
@@ -56,8 +63,8 @@ export function createHttpServer(handler: RequestListener): PlatformHttpServer {
   server.drain = async (boundMs: number) => {
     draining = true;
     for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
+    // net's close, not http's: since Node 19 http.Server#close() also closes idle connections.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     const deadline = setTimeout(() => server.closeAllConnections(), boundMs);
     try {
       await closed;

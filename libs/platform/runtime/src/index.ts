@@ -1,6 +1,7 @@
 export * from './platform-config';
 export * from './platform-runtime';
 export * from './signing-secret';
+export * from './private-data-dir';
 export * from './service-definition';
 export * from './service-host.module';
 export * from './service-app';

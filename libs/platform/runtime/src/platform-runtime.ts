@@ -5,7 +5,9 @@ import { assertJwtVerificationOptions, JwtVerificationOptions } from '@lp/platfo
 import { installPlatformLogger, loggerParams } from '@lp/platform/observability';
 import { EmbeddedPostgres } from '@lp/platform/persistence';
 import { PlatformConfig, platformConfig } from './platform-config';
+import { makeOwnerOnly, preparePrivateDataDir } from './private-data-dir';
 import { ensureSigningSecret } from './signing-secret';
+import { StartupError } from './startup-error';
 
 /** Which adapter each port got; every one is chosen by its own variable (ARCHITECTURE.md, Runtime profiles). */
 export interface PlatformRuntime {
@@ -27,7 +29,7 @@ export interface PlatformRuntime {
   close(): Promise<void>;
 }
 
-export class StartupError extends Error {}
+export { StartupError } from './startup-error';
 
 /**
  * Resolves the runtime profile from configuration, starting the embedded database when
@@ -46,6 +48,8 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   if (production && !config.JWT_SECRET && !config.JWT_JWKS_URI) {
     throw new StartupError('NODE_ENV=production requires JWT_SECRET or JWT_JWKS_URI (with JWT_ISSUER and JWT_AUDIENCE)');
   }
+  const tightened = preparePrivateDataDir(dataDir);
+  if (tightened > 0) logger.warn(`DATA_DIR ${dataDir}: made ${tightened} entries readable by this user only (an earlier version left them readable by others)`);
   const signingSecret = config.JWT_JWKS_URI ? undefined : (config.JWT_SECRET ?? ensureSigningSecret(dataDir));
   const jwt: JwtVerificationOptions = {
     ...(signingSecret ? { secret: signingSecret } : { jwksUri: config.JWT_JWKS_URI }),
@@ -55,7 +59,10 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
   };
   assertJwtVerificationOptions(jwt);
 
-  const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.start(resolve(dataDir, 'pgdata'), { socketDirectory: resolve(dataDir, 'run') });
+  const pgdata = resolve(dataDir, 'pgdata');
+  const embedded = config.DATABASE_URL ? undefined : await EmbeddedPostgres.start(pgdata, { socketDirectory: resolve(dataDir, 'run') });
+  // PGlite sets some modes past the umask (its initial cluster 0666, files PostgreSQL writes 0644).
+  if (embedded) makeOwnerOnly(pgdata);
   const runtime: PlatformRuntime = {
     processName,
     config,
@@ -69,6 +76,7 @@ export async function startPlatformRuntime(processName: string, env: NodeJS.Proc
     signingSecret,
     close: async () => {
       await embedded?.stop();
+      if (embedded) makeOwnerOnly(pgdata);
     },
   };
   logger.log(

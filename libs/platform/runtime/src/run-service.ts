@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { ConfigValidationError } from '@lp/platform/config';
-import { startPlatformRuntime } from './platform-runtime';
+import { startPlatformRuntime, StartupError } from './platform-runtime';
 import { createServiceApp } from './service-app';
 import { ServiceDefinition } from './service-definition';
 import { createHttpServer } from './http-server';
@@ -28,7 +28,8 @@ export async function runService(service: ServiceDefinition): Promise<void> {
 }
 
 export function exitOnStartupError(logger: Logger, error: unknown): never {
-  if (error instanceof ConfigValidationError) logger.error(error.message);
+  // What the operator must fix, said plainly; a stack trace would only bury it.
+  if (error instanceof ConfigValidationError || error instanceof StartupError) logger.error(error.message);
   else logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exit(1);
 }

@@ -24,7 +24,7 @@ export function ensureGeneratedSecret(dataDir: string, fileName: string, bytes: 
   const existing = readGeneratedSecret(dataDir, fileName);
   if (existing) return existing;
   const path = join(dataDir, fileName);
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
     writeFileSync(path, randomBytes(bytes).toString('base64url'), { flag: 'wx', mode: 0o600 });
   } catch (error) {

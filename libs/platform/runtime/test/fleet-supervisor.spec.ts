@@ -70,6 +70,34 @@ describe('FleetSupervisor', () => {
     expect(h.lines.at(-1)).toMatch(/restarting in 1000 ms/); // capped
   });
 
+  it('restarts a service that exited cleanly (code 0, as after SIGTERM) at once, without counting it as a crash', () => {
+    const h = harness();
+    h.supervisor.start();
+    for (let i = 0; i < 4; i++) {
+      h.children.a.at(-1)!.exit(0);
+      expect(h.children.a).toHaveLength(i + 2); // started again synchronously, no timer
+    }
+    expect(h.timers).toEqual([]);
+    expect(h.lines.at(-1)).toMatch(/^a exited cleanly \(code 0\) after \d+ ms; restarting now$/);
+    expect(h.lines.join('\n')).not.toMatch(/crash/);
+    expect(h.children.b[0]!.signals).toEqual([]);
+  });
+
+  it('backs off crashes only: a clean exit between crashes starts the count over, a death by signal is a crash', () => {
+    const h = harness();
+    h.supervisor.start();
+    h.children.a[0]!.exit(1);
+    h.runTimers();
+    h.children.a[1]!.exit(1);
+    expect(h.timers.map((t) => t.ms)).toEqual([200]);
+    h.runTimers();
+    h.children.a[2]!.exit(0);
+    expect(h.children.a).toHaveLength(4);
+    h.children.a[3]!.exit(null, 'SIGKILL');
+    expect(h.timers.map((t) => t.ms)).toEqual([100]);
+    expect(h.lines.at(-1)).toMatch(/^a exited \(signal SIGKILL\).*restarting in 100 ms \(crash 1 in a row\)/);
+  });
+
   it('starts the backoff over after a service stayed up long enough', () => {
     const h = harness();
     h.supervisor.start();

@@ -61,17 +61,29 @@ describe('HTTP server drain on shutdown', () => {
     server.close();
   });
 
-  it('closes idle keep-alive connections at once, finishes the request in flight with Connection: close, then accepts nothing', async () => {
+  it('keeps an idle keep-alive connection open during the drain and answers a request sent on it with 503, Retry-After and Connection: close', async () => {
     const idle = await RawConnection.open(port);
     idle.send('/fast');
     expect(await idle.response()).toMatch(/^HTTP\/1.1 200[\s\S]*Connection: keep-alive/i);
 
+    const drained = server.drain(10_000);
+    // A client that reuses its idle connection right after the signal must get an answer, not a reset.
+    idle.send('/fast');
+    const refused = await idle.response();
+    expect(refused).toMatch(/^HTTP\/1.1 503/);
+    expect(refused).toMatch(/\r\nConnection: close\r\n/i);
+    expect(refused).toMatch(/\r\nRetry-After: 1\r\n/i);
+    expect(refused).toMatch(/application\/problem\+json[\s\S]*"code":"ServiceUnavailable"/);
+    await idle.closed;
+    await drained;
+  });
+
+  it('finishes the request in flight with Connection: close, then accepts nothing', async () => {
     const busy = await RawConnection.open(port);
     busy.send('/slow');
     await slowStarted;
 
     const drained = server.drain(10_000);
-    await idle.closed; // the idle keep-alive connection is closed without waiting for the bound
     releaseSlow();
     const answer = await busy.response();
     expect(answer).toMatch(/^HTTP\/1.1 200/);
@@ -79,6 +91,17 @@ describe('HTTP server drain on shutdown', () => {
     await busy.closed;
     await drained;
     await expect(RawConnection.open(port)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('ends an idle connection nobody sends on at the keep-alive timeout announced to the client, well before the bound', async () => {
+    server.keepAliveTimeout = 1_000;
+    const idle = await RawConnection.open(port);
+    idle.send('/fast');
+    expect(await idle.response()).toMatch(/\r\nKeep-Alive: timeout=1\r\n/i);
+    const started = Date.now();
+    await server.drain(20_000);
+    await idle.closed;
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('answers a request arriving on a connection still open during the drain with 503 and closes it', async () => {

@@ -37,7 +37,7 @@ export class EmbeddedPostgres {
    * @param options.socketDirectory where the socket lives (default: `run-<name>` beside the data directory)
    */
   static async start(dataDirectory: string, options: { socketDirectory?: string } = {}): Promise<EmbeddedPostgres> {
-    mkdirSync(dataDirectory, { recursive: true });
+    mkdirSync(dataDirectory, { recursive: true, mode: 0o700 }); // its files follow the umask (the runtime makes it 077)
     const { directory, temporary } = privateSocketDirectory(options.socketDirectory ?? join(dirname(dataDirectory), `run-${basename(dataDirectory)}`));
     const socketPath = join(directory, SOCKET_FILE);
     await refuseIfServed(socketPath);

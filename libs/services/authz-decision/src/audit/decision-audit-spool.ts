@@ -81,9 +81,10 @@ export class DecisionAuditSpool {
 }
 
 function appendDurably(directory: string, path: string, lines: string[]): void {
-  mkdirSync(directory, { recursive: true });
+  // Owner-only whatever the umask: the records name subjects, resources and decisions of every tenant.
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
   // A leading newline: if a crash cut the previous append short, the torn line stays on its own.
-  const fd = openSync(path, 'a');
+  const fd = openSync(path, 'a', 0o600);
   try {
     writeSync(fd, `\n${lines.join('\n')}\n`);
     fsyncSync(fd);
