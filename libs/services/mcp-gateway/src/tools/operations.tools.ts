@@ -59,7 +59,7 @@ export const listJobsTool = defineTool({
 });
 
 /**
- * `run_job`: a manual run now (`POST /api/operations/jobs/{jobName}/trigger`), for holders of
+ * `run_job`: a manual run now (`POST /api/operations/jobs/{jobName}/run`), for holders of
  * `operations.jobs.manage` (platform-level, like `list_jobs`). Destructive and not idempotent, honestly: a run may purge data
  * (retention jobs) and every call is another run.
  */
