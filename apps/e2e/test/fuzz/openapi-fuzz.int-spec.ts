@@ -9,6 +9,8 @@ import { digestOf, fuzzSettings, planFor, replayOf } from './mutation-plan';
 
 /** FUZZ_SEED and FUZZ_BUDGET (docs/development.md): the run's seed is printed first and in every failure. */
 const settings = fuzzSettings();
+/** A deep run (FUZZ_BUDGET=all or a large number) sends many times the default's requests. */
+const SWEEP_TIMEOUT = settings.budget === 'all' ? 900_000 : Math.max(300_000, settings.budget * 5_000);
 /** Probes and the RFC 9728 metadata (read before a client holds a token) answer without a token by design. */
 const PUBLIC = /^\/(health|metrics|\.well-known)/;
 
@@ -106,7 +108,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
         `by kind: ${[...kinds].map(([kind, count]) => `${kind} ${count}`).join(', ')}\n`,
     );
     expect(failures).toEqual([]);
-  }, 300_000);
+  }, SWEEP_TIMEOUT);
 
   it('answers every MCP tool called with prototype-key arguments with a tool result, never a JSON-RPC error or a 5xx', async () => {
     const mcp = (body: object) =>
