@@ -77,38 +77,45 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     expect(byService.get('workflow-engine')).toBeGreaterThanOrEqual(15);
   });
 
-  it('answers every hostile request with a 4xx problem+json or a success, never a 5xx', async () => {
-    const token = platform.token();
-    const failures: string[] = [];
-    const plans = operations().map((op) => ({ op, requests: planFor(op, settings) }));
-    const all = plans.flatMap((p) => p.requests);
-    const kinds = new Map<string, number>();
-    for (const req of all) kinds.set(req.kind, (kinds.get(req.kind) ?? 0) + 1);
-    // Every kind that applies to an operation is sent to it, whatever the budget.
-    for (const { op, requests } of plans) {
-      const sentKinds = new Set(requests.map((req) => req.kind));
-      const missing = mutationKindsOf(op).filter((k) => !sentKinds.has(k.kind));
-      if (missing.length > 0 || !sentKinds.has('generated')) failures.push(`${op.method} ${op.path}: kinds not sent: ${missing.map((k) => k.kind)}`);
-    }
-    for (const { op, requests } of plans) {
-      const http = servers.get(op.service)!;
-      for (const req of requests) {
-        const res = await send(http, req, token);
-        const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status} (${replayOf(settings)})`;
-        if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
-        else if (res.status >= 400) {
-          if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) failures.push(`${where}: content-type ${res.headers['content-type']}`);
-          else if (typeof res.body?.code !== 'string') failures.push(`${where}: no code`);
-          else if (typeof res.body?.correlationId !== 'string' || !res.headers['x-correlation-id']) failures.push(`${where}: no correlation id`);
+  it(
+    'answers every hostile request with a 4xx problem+json or a success, never a 5xx',
+    async () => {
+      const token = platform.token();
+      const failures: string[] = [];
+      const plans = operations().map((op) => ({ op, requests: planFor(op, settings) }));
+      const all = plans.flatMap((p) => p.requests);
+      // Requests and milliseconds per kind, printed at the end: where the sweep's time goes.
+      const kinds = new Map<string, { count: number; ms: number }>();
+      // Every kind that applies to an operation is sent to it, whatever the budget.
+      for (const { op, requests } of plans) {
+        const sentKinds = new Set(requests.map((req) => req.kind));
+        const missing = mutationKindsOf(op).filter((k) => !sentKinds.has(k.kind));
+        if (missing.length > 0 || !sentKinds.has('generated')) failures.push(`${op.method} ${op.path}: kinds not sent: ${missing.map((k) => k.kind)}`);
+      }
+      for (const { op, requests } of plans) {
+        const http = servers.get(op.service)!;
+        for (const req of requests) {
+          const started = performance.now();
+          const res = await send(http, req, token);
+          const tally = kinds.get(req.kind) ?? { count: 0, ms: 0 };
+          kinds.set(req.kind, { count: tally.count + 1, ms: tally.ms + performance.now() - started });
+          const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status} (${replayOf(settings)})`;
+          if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
+          else if (res.status >= 400) {
+            if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) failures.push(`${where}: content-type ${res.headers['content-type']}`);
+            else if (typeof res.body?.code !== 'string') failures.push(`${where}: no code`);
+            else if (typeof res.body?.correlationId !== 'string' || !res.headers['x-correlation-id']) failures.push(`${where}: no correlation id`);
+          }
         }
       }
-    }
-    process.stdout.write(
-      `fuzz: ${replayOf(settings)}: ${all.length} requests over ${plans.length} operations, digest ${digestOf(all)}, ${failures.length} failures; ` +
-        `by kind: ${[...kinds].map(([kind, count]) => `${kind} ${count}`).join(', ')}\n`,
-    );
-    expect(failures).toEqual([]);
-  }, SWEEP_TIMEOUT);
+      process.stdout.write(
+        `fuzz: ${replayOf(settings)}: ${all.length} requests over ${plans.length} operations, digest ${digestOf(all)}, ${failures.length} failures; ` +
+          `by kind (requests/ms): ${[...kinds].map(([kind, t]) => `${kind} ${t.count}/${Math.round(t.ms)}`).join(', ')}\n`,
+      );
+      expect(failures).toEqual([]);
+    },
+    SWEEP_TIMEOUT,
+  );
 
   it('answers every MCP tool called with prototype-key arguments with a tool result, never a JSON-RPC error or a 5xx', async () => {
     const mcp = (body: object) =>
