@@ -4,10 +4,13 @@ import { createHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { SEEDED_TENANT } from '@lp/contracts';
-import { FuzzOperation, FuzzRequest, JsonSchema, mutationsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
+import { FuzzOperation, FuzzRequest, JsonSchema, mutationKindsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
+import { digestOf, fuzzSettings, planFor, replayOf } from './mutation-plan';
 
-const SEED = 20261124;
-const PER_OPERATION = 30;
+/** FUZZ_SEED and FUZZ_BUDGET (docs/development.md): the run's seed is printed first and in every failure. */
+const settings = fuzzSettings();
+/** A deep run (FUZZ_BUDGET=all or a large number) sends many times the default's requests. */
+const SWEEP_TIMEOUT = settings.budget === 'all' ? 900_000 : Math.max(300_000, settings.budget * 5_000);
 /** Probes and the RFC 9728 metadata (read before a client holds a token) answer without a token by design. */
 const PUBLIC = /^\/(health|metrics|\.well-known)/;
 
@@ -15,6 +18,8 @@ const PUBLIC = /^\/(health|metrics|\.well-known)/;
  * Every operation of every service's OpenAPI document, driven with hostile input (request-mutations.ts):
  * nothing may reach a 5xx, and every 4xx is RFC 9457 problem+json with a stable code. A route added
  * to any service is covered the day it lands, since the operations come from the served documents.
+ * Every operation gets every kind of hostile input; FUZZ_BUDGET bounds the requests per operation
+ * and FUZZ_SEED picks the concrete values (mutation-plan.ts).
  */
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of every service', () => {
   // The write limit is raised so the fuzzer reaches validation and handlers, not only 429s.
@@ -26,6 +31,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
   // refuses (headers or URL too large) are answered as they would be there.
   const servers = new Map<string, Server>();
   beforeAll(async () => {
+    process.stdout.write(`fuzz: ${replayOf(settings)} (replay with these set: CI=true npx jest apps/e2e/test/fuzz/openapi-fuzz.int-spec.ts)\n`);
     await platform.start();
     for (const app of apps()) {
       const server = createHttpServer(app.http);
@@ -71,29 +77,45 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     expect(byService.get('workflow-engine')).toBeGreaterThanOrEqual(15);
   });
 
-  it('answers every hostile request with a 4xx problem+json or a success, never a 5xx', async () => {
-    const token = platform.token();
-    const failures: string[] = [];
-    let sent = 0;
-    let prototypeSent = 0;
-    for (const [index, op] of operations().entries()) {
-      const http = servers.get(op.service)!;
-      for (const req of mutationsOf(op, PER_OPERATION, SEED + index)) {
-        const res = await send(http, req, token);
-        sent++;
-        if (req.label.startsWith('prototype keys')) prototypeSent++;
-        const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status}`;
-        if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
-        else if (res.status >= 400) {
-          if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) failures.push(`${where}: content-type ${res.headers['content-type']}`);
-          else if (typeof res.body?.code !== 'string') failures.push(`${where}: no code`);
-          else if (typeof res.body?.correlationId !== 'string' || !res.headers['x-correlation-id']) failures.push(`${where}: no correlation id`);
+  it(
+    'answers every hostile request with a 4xx problem+json or a success, never a 5xx',
+    async () => {
+      const token = platform.token();
+      const failures: string[] = [];
+      const plans = operations().map((op) => ({ op, requests: planFor(op, settings) }));
+      const all = plans.flatMap((p) => p.requests);
+      // Requests and milliseconds per kind, printed at the end: where the sweep's time goes.
+      const kinds = new Map<string, { count: number; ms: number }>();
+      // Every kind that applies to an operation is sent to it, whatever the budget.
+      for (const { op, requests } of plans) {
+        const sentKinds = new Set(requests.map((req) => req.kind));
+        const missing = mutationKindsOf(op).filter((k) => !sentKinds.has(k.kind));
+        if (missing.length > 0 || !sentKinds.has('generated')) failures.push(`${op.method} ${op.path}: kinds not sent: ${missing.map((k) => k.kind)}`);
+      }
+      for (const { op, requests } of plans) {
+        const http = servers.get(op.service)!;
+        for (const req of requests) {
+          const started = performance.now();
+          const res = await send(http, req, token);
+          const tally = kinds.get(req.kind) ?? { count: 0, ms: 0 };
+          kinds.set(req.kind, { count: tally.count + 1, ms: tally.ms + performance.now() - started });
+          const where = `${op.method.toUpperCase()} ${op.path} [${req.label}] -> ${res.status} (${replayOf(settings)})`;
+          if (res.status >= 500) failures.push(`${where} ${res.text.slice(0, 160)}`);
+          else if (res.status >= 400) {
+            if (!/^application\/problem\+json/.test(res.headers['content-type'] ?? '')) failures.push(`${where}: content-type ${res.headers['content-type']}`);
+            else if (typeof res.body?.code !== 'string') failures.push(`${where}: no code`);
+            else if (typeof res.body?.correlationId !== 'string' || !res.headers['x-correlation-id']) failures.push(`${where}: no correlation id`);
+          }
         }
       }
-    }
-    process.stdout.write(`fuzz: ${sent} requests (${prototypeSent} with prototype keys) over ${operations().length} operations, ${failures.length} failures\n`);
-    expect(failures).toEqual([]);
-  }, 300_000);
+      process.stdout.write(
+        `fuzz: ${replayOf(settings)}: ${all.length} requests over ${plans.length} operations, digest ${digestOf(all)}, ${failures.length} failures; ` +
+          `by kind (requests/ms): ${[...kinds].map(([kind, t]) => `${kind} ${t.count}/${Math.round(t.ms)}`).join(', ')}\n`,
+      );
+      expect(failures).toEqual([]);
+    },
+    SWEEP_TIMEOUT,
+  );
 
   it('answers every MCP tool called with prototype-key arguments with a tool result, never a JSON-RPC error or a 5xx', async () => {
     const mcp = (body: object) =>
@@ -127,7 +149,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
   it('answers every operation without a token with 401 problem+json', async () => {
     for (const op of operations().filter((o) => !PUBLIC.test(o.path))) {
       const http = servers.get(op.service)!;
-      const [req] = mutationsOf(op, 1, SEED);
+      // The first request of the first kind (deep nesting, a well-formed path, prototype keys in the query): not seeded.
+      const req = mutationKindsOf(op)[0]!.variants[0];
       const res = await send(http, req!);
       expect(`${op.method} ${op.path} ${res.status} ${res.body?.code}`).toBe(`${op.method} ${op.path} 401 Authentication.Required`);
     }

@@ -113,78 +113,109 @@ const WELL_FORMED_PATH_VALUE = '00000000-0000-0000-0000-000000000000';
 const PATH_VALUES = [WELL_FORMED_PATH_VALUE, 'not-a-uuid', 'a%00b', '%ED%A0%80', '%E0%A4%A', '..%2F..%2Fetc', 'x'.repeat(600), '%20', '1e309', '-1'];
 const QUERY_VALUES = ['a%00b', '%ED%A0%80', '-1', '1e309', 'x'.repeat(5000), '[]', 'true', '%'];
 
-/**
- * `count` requests for one operation, deterministic for a seed: fixed hostile cases first (deep
- * nesting, NUL and lone surrogates in every field, nulls, wrong types, huge numbers, arrays for
- * objects, empty and broken bodies, unknown fields, over-long strings, hostile path and query
- * values), then values fast-check generates (arbitrary JSON, strings with any code unit).
- */
-export function mutationsOf(op: FuzzOperation, count: number, seed: number): FuzzRequest[] {
-  const base = (op.bodySchema ? plausible(op.bodySchema) : undefined) as Record<string, unknown> | undefined;
-  const fields = base && typeof base === 'object' && !Array.isArray(base) ? Object.keys(base) : [];
-  const url = (pathValue: string, query?: string) => {
-    const path = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, pathValue), op.path);
-    return query ? `${path}?${query}` : path;
-  };
-  const withField = (field: string, value: unknown) => JSON.stringify({ ...base, [field]: value });
-  const fixed: FuzzRequest[] = [];
-  const add = (label: string, body?: string, pathValue = WELL_FORMED_PATH_VALUE, query?: string) =>
-    fixed.push({ label, method: op.method, url: url(pathValue, query), body });
+/** One kind of hostile input, with every concrete request of that kind for one operation (which field, which value). */
+export interface MutationKind {
+  kind: string;
+  variants: FuzzRequest[];
+}
 
-  const bodied = op.method !== 'get' && op.method !== 'delete';
+/**
+ * The kinds of hostile input that apply to an operation, each with all its concrete requests: deep
+ * nesting, empty and broken bodies, bodies that are not objects, unknown fields, prototype keys, NUL
+ * and lone surrogates, nulls, huge numbers, wrong types and over-long strings in every field,
+ * hostile path and query values. A kind with no request for this operation (no fields, no path
+ * parameter) is left out. The order is fixed; the first request of the first kind is the one the
+ * unauthenticated check sends. fast-check's generated values are the last kind (`generatedRequests`).
+ */
+export function mutationKindsOf(op: FuzzOperation): MutationKind[] {
+  const { base, fields, bodied } = bodyOf(op);
+  const withField = (field: string, value: unknown) => JSON.stringify({ ...base, [field]: value });
+  const request = (label: string, body?: string, pathValue = WELL_FORMED_PATH_VALUE, query?: string): FuzzRequest => ({
+    label,
+    method: op.method,
+    url: urlOf(op, pathValue, query),
+    body,
+  });
+  const inEveryField = (what: string, value: unknown) => fields.map((field) => request(`${field}: ${what}`, withField(field, value)));
+  const kinds: MutationKind[] = [];
+  const kind = (name: string, variants: FuzzRequest[]) => {
+    if (variants.length > 0) kinds.push({ kind: name, variants });
+  };
+
   if (bodied) {
-    add('nested arrays 1,500 deep', deepJson(1500));
-    add('nested objects 1,500 deep', deepObject(1500));
-    add('empty body');
-    add('broken JSON', '{"a":');
-    add('JSON null', 'null');
-    add('JSON number', '123');
-    add('array for an object', '[]');
-    add('unknown field', JSON.stringify({ ...base, zzUnknown: 1 }));
+    kind('deep nesting', [request('nested arrays 1,500 deep', deepJson(1500)), request('nested objects 1,500 deep', deepObject(1500))]);
+    kind('empty or broken body', [request('empty body'), request('broken JSON', '{"a":')]);
+    kind('body not an object', [request('JSON null', 'null'), request('JSON number', '123'), request('array for an object', '[]')]);
+    kind('unknown field', [
+      request('unknown field', JSON.stringify({ ...base, zzUnknown: 1 })),
+      ...(fields.length === 0 ? [request('NUL key', JSON.stringify({ [NUL]: NUL }))] : []),
+    ]);
     // Every prototype key in one body (a collector that stumbles on any of them answers 500): alone, and beside a plausible body.
-    add(
-      'prototype keys alone',
-      withOwnKeys(
-        {},
-        PROTOTYPE_KEYS.map(([key]) => [key, 1]),
+    kind('prototype keys alone', [
+      request(
+        'prototype keys alone',
+        withOwnKeys(
+          {},
+          PROTOTYPE_KEYS.map(([key]) => [key, 1]),
+        ),
       ),
-    );
-    add('prototype keys in a plausible body', withOwnKeys(base, PROTOTYPE_KEYS));
-    for (const field of fields) {
-      add(`${field}: NUL`, withField(field, NUL));
-      add(`${field}: lone surrogate`, withField(field, LONE_SURROGATE));
-      add(`${field}: null`, withField(field, null));
-      add(`${field}: huge number`, withField(field, 1e308));
-      add(`${field}: object`, withField(field, { nested: NUL }));
-      add(`${field}: nested empty arrays`, withField(field, [[]]));
-      add(`${field}: 100k string`, withField(field, 'x'.repeat(100_000)));
-    }
-    if (fields.length === 0) add('NUL key', JSON.stringify({ [NUL]: NUL }));
+    ]);
+    kind('prototype keys in a plausible body', [request('prototype keys in a plausible body', withOwnKeys(base, PROTOTYPE_KEYS))]);
+    kind('NUL in a field', inEveryField('NUL', NUL));
+    kind('lone surrogate in a field', inEveryField('lone surrogate', LONE_SURROGATE));
+    kind('null for a field', inEveryField('null', null));
+    kind('huge number for a field', inEveryField('huge number', 1e308));
+    kind('wrong type for a field', [...inEveryField('object', { nested: NUL }), ...inEveryField('nested empty arrays', [[]])]);
+    kind('over-long string in a field', inEveryField('100k string', 'x'.repeat(100_000)));
   }
-  for (const value of PATH_VALUES) if (op.pathParams.length > 0) add(`path ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, value);
+  const plainBody = bodied ? JSON.stringify(base ?? {}) : undefined;
+  if (op.pathParams.length > 0)
+    kind(
+      'path value',
+      PATH_VALUES.map((value) => request(`path ${value.slice(0, 20)}`, plainBody, value)),
+    );
   // Every prototype key in one query string.
   const prototypeQuery = PROTOTYPE_KEYS.map(([key]) => `${key}=1`).join('&');
-  add('prototype keys in the query', bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, prototypeQuery);
-  for (const value of QUERY_VALUES) {
-    const params = [...op.queryParams, 'pageSize'].map((name) => `${encodeURIComponent(name)}=${value}`).join('&');
-    add(`query ${value.slice(0, 20)}`, bodied ? JSON.stringify(base ?? {}) : undefined, WELL_FORMED_PATH_VALUE, params);
-  }
+  kind('prototype keys in the query', [request('prototype keys in the query', plainBody, WELL_FORMED_PATH_VALUE, prototypeQuery)]);
+  kind(
+    'hostile query value',
+    QUERY_VALUES.map((value) => {
+      const params = [...op.queryParams, 'pageSize'].map((name) => `${encodeURIComponent(name)}=${value}`).join('&');
+      return request(`query ${value.slice(0, 20)}`, plainBody, WELL_FORMED_PATH_VALUE, params);
+    }),
+  );
+  return kinds;
+}
 
+/** `count` requests with values fast-check generates (arbitrary JSON, strings with any code unit), the same for a seed. */
+export function generatedRequests(op: FuzzOperation, count: number, seed: number): FuzzRequest[] {
+  const { base, fields, bodied } = bodyOf(op);
   const generated = fc.sample(
     fc.record({
       field: fields.length > 0 ? fc.constantFrom(...fields) : fc.constant('zz'),
       value: fc.oneof(fc.jsonValue(), fc.string({ unit: 'binary', maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 40 })),
       pathValue: fc.oneof(fc.constantFrom(...PATH_VALUES), fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).map(encodeURIComponentLoosely)),
     }),
-    { seed, numRuns: Math.max(0, count - Math.min(fixed.length, count)) },
+    { seed, numRuns: count },
   );
-  const sampled = generated.map((g, i) => ({
+  return generated.map((g, i) => ({
     label: `generated #${i}`,
     method: op.method,
-    url: url(g.pathValue),
-    body: bodied ? withField(g.field, g.value) : undefined,
+    url: urlOf(op, g.pathValue),
+    body: bodied ? JSON.stringify({ ...base, [g.field]: g.value }) : undefined,
   }));
-  return [...fixed, ...sampled].slice(0, Math.max(count, fixed.length));
+}
+
+/** The plausible body mutations start from, its field names, and whether the method carries a body at all. */
+function bodyOf(op: FuzzOperation): { base?: Record<string, unknown>; fields: string[]; bodied: boolean } {
+  const base = (op.bodySchema ? plausible(op.bodySchema) : undefined) as Record<string, unknown> | undefined;
+  const fields = base && typeof base === 'object' && !Array.isArray(base) ? Object.keys(base) : [];
+  return { base, fields, bodied: op.method !== 'get' && op.method !== 'delete' };
+}
+
+function urlOf(op: FuzzOperation, pathValue: string, query?: string): string {
+  const path = op.pathParams.reduce((p, name) => p.replace(`{${name}}`, pathValue), op.path);
+  return query ? `${path}?${query}` : path;
 }
 
 /** encodeURIComponent, except that a lone surrogate (which it throws on) is sent as raw bad UTF-8. */
