@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { PLATFORM_TENANT } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { ensureSigningSecret } from '@lp/platform/runtime';
 import { root, start, Started, stop } from './standalone-process';
@@ -13,9 +14,6 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Where the run's screenshots go (one PNG per screen, named by the test). */
 export const SCREENSHOT_DIR = join(root, 'tmp', 'console-screenshots');
-
-/** The tenant `npm start` seeds, whose `admin` holds the platform-level permissions (jobs, tenants). */
-const PLATFORM_TENANT = 'default';
 
 /**
  * The machine's network is closed: without these Chromium keeps trying to reach Google's hosts.
