@@ -3,6 +3,7 @@ import { eventually } from '@lp/platform/testing';
 import type { ConsoleBrowser, ConsoleRun } from '../../support/console-browser';
 
 const BASE = '/api/authorization';
+
 /**
  * A tenant of its own: bob's decisions, the replay and the change log are this screen's alone. Its
  * administrator is not called `admin`: the platform's `admin` made the bootstrap's own assignment
