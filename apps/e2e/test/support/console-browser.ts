@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { Browser, BrowserContext, chromium, Page } from 'playwright-core';
+import { PLATFORM_TENANT } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { ensureSigningSecret } from '@lp/platform/runtime';
 import { root, start, Started, stop } from './standalone-process';
@@ -30,49 +31,35 @@ const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/**
- * The embedded platform as `npm start` runs it (its own data directory), the console built, and one
- * headless Chromium. Each test opens its own browser context (its own sessionStorage), signs in with
- * a token the test mints, and takes screenshots into `tmp/console-screenshots`.
- */
-export class ConsoleBrowser {
-  private contexts: BrowserContext[] = [];
-  /** Uncaught errors of the pages: a test fails when the SPA itself throws. */
-  readonly pageErrors: string[] = [];
-
+/** The embedded platform as `npm start` runs it, in a data directory of its own (removed by `stop`). */
+export class ConsolePlatform {
   private constructor(
-    readonly platform: Started,
-    private readonly browser: Browser,
+    private readonly started: Started,
     private readonly dataDir: string,
   ) {}
 
   /** `env` overrides the platform's environment (see `start` in standalone-process). */
-  static async start(env: Record<string, string> = {}): Promise<ConsoleBrowser> {
-    const build = spawnSync(process.execPath, [join(root, 'tools/build-console.mjs')], { cwd: root, encoding: 'utf8' });
-    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}${build.stderr}`);
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+  static async start(env: Record<string, string> = {}): Promise<ConsolePlatform> {
     const dataDir = mkdtempSync(join(tmpdir(), 'lp-console-'));
-    const platform = await start(dataDir, env);
     try {
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
-      mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      return new ConsoleBrowser(platform, browser, dataDir);
+      return new ConsolePlatform(await start(dataDir, env), dataDir);
     } catch (error) {
-      await stop(platform);
+      rmSync(dataDir, { recursive: true, force: true });
       throw error;
     }
   }
 
   get baseUrl(): string {
-    return this.platform.baseUrl;
+    return this.started.baseUrl;
   }
 
+  /** The platform tenant's `admin`, as `npm start` prints it (empty when the platform trusts an issuer instead). */
   get adminToken(): string {
-    return this.platform.adminToken;
+    return this.started.adminToken;
   }
 
   /** A token for any subject of a tenant, signed with the platform's own secret. */
-  token(subject: string, tenantId = 'default'): string {
+  token(subject: string, tenantId: string): string {
     return signAccessToken(
       { sub: subject, tenantId, ttlSeconds: 3600 },
       { secret: ensureSigningSecret(this.dataDir), issuer: 'legal-platform', audience: 'legal-platform-api' },
@@ -89,6 +76,47 @@ export class ConsoleBrowser {
     });
     const text = await response.text();
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+
+  /** Stops the process and removes its data directory; safe to call twice. */
+  async stop(): Promise<void> {
+    await stop(this.started);
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One screen's view of a platform and of the run's Chromium, as one tenant's administrator: the
+ * screen's own browser contexts (each page its own sessionStorage, so its own sign-in) and its own
+ * page errors (a test fails when the SPA itself throws), so one screen's failure does not spill into
+ * the next. Tokens it mints are for its tenant unless told otherwise.
+ */
+export class ConsoleBrowser {
+  private contexts: BrowserContext[] = [];
+  /** Uncaught errors of this screen's pages. */
+  readonly pageErrors: string[] = [];
+
+  constructor(
+    readonly platform: ConsolePlatform,
+    private readonly browser: Browser,
+    readonly tenantId: string,
+    /** A token of the tenant's administrator. */
+    readonly adminToken: string,
+    /** Whether closing this view stops its platform (a platform started for this screen alone). */
+    private readonly ownsPlatform = false,
+  ) {}
+
+  get baseUrl(): string {
+    return this.platform.baseUrl;
+  }
+
+  /** A token for any subject of this screen's tenant (or of another one). */
+  token(subject: string, tenantId = this.tenantId): string {
+    return this.platform.token(subject, tenantId);
+  }
+
+  api<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    return this.platform.api<T>(token, method, path, body);
   }
 
   async newPage(): Promise<Page> {
@@ -129,10 +157,80 @@ export class ConsoleBrowser {
       }));
   }
 
+  /** Closes this screen's browser contexts (and its own platform, if it has one); safe to call twice. */
   async close(): Promise<void> {
-    for (const context of this.contexts) await context.close().catch(() => undefined);
-    await this.browser.close().catch(() => undefined);
-    await stop(this.platform);
-    rmSync(this.dataDir, { recursive: true, force: true });
+    const contexts = this.contexts.splice(0);
+    for (const context of contexts) await context.close().catch(() => undefined);
+    if (this.ownsPlatform) await this.platform.stop();
+  }
+}
+
+/**
+ * One platform (`npm start`, embedded) and one headless Chromium for every screen of the console's
+ * browser spec: starting them is most of what a screen's suite used to cost. `start` in the spec's
+ * `beforeAll`, `close` in its `afterAll` (it closes whatever did start, also after a failure). Each
+ * screen asks for its view in its own `beforeAll`: the platform tenant's administrator for what
+ * only that tenant may do (jobs, tenants), otherwise a tenant of its own, so screens do not see each
+ * other's roles, audit, tasks or subscriptions.
+ */
+export class ConsoleRun {
+  private browser?: Browser;
+  private platform?: ConsolePlatform;
+  private readonly views: ConsoleBrowser[] = [];
+
+  async start(): Promise<void> {
+    const build = spawnSync(process.execPath, [join(root, 'tools/build-console.mjs')], { cwd: root, encoding: 'utf8' });
+    if (build.status !== 0) throw new Error(`console build failed:\n${build.stdout}${build.stderr}`);
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    this.browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+    this.platform = await ConsolePlatform.start();
+  }
+
+  /**
+   * A view for one screen. Without `tenant`, as the platform tenant's `admin`; with it, a new tenant
+   * created through the operations API (its bootstrap binds `adminSubject` to `tenant-admin`), as
+   * that administrator.
+   */
+  async screen(tenant?: { id: string; adminSubject: string }): Promise<ConsoleBrowser> {
+    const { browser, platform } = this.started();
+    let view: ConsoleBrowser;
+    if (!tenant) {
+      view = new ConsoleBrowser(platform, browser, PLATFORM_TENANT, platform.adminToken);
+    } else {
+      const created = await platform.api(platform.adminToken, 'POST', '/api/operations/tenants', {
+        id: tenant.id,
+        name: tenant.id,
+        adminSubject: tenant.adminSubject,
+      });
+      if (created.status !== 201) throw new Error(`tenant ${tenant.id} not created: HTTP ${created.status} ${JSON.stringify(created.body)}`);
+      view = new ConsoleBrowser(platform, browser, tenant.id, platform.token(tenant.adminSubject, tenant.id));
+    }
+    this.views.push(view);
+    return view;
+  }
+
+  /**
+   * A platform of the screen's own, started with `env`, driven through the run's Chromium: for a
+   * screen that needs the platform configured differently (single sign-on trusts an issuer, and then
+   * accepts none of the tokens the other screens mint). Closing the view stops it.
+   */
+  async screenWithOwnPlatform(env: Record<string, string>): Promise<ConsoleBrowser> {
+    const { browser } = this.started();
+    const platform = await ConsolePlatform.start(env);
+    const view = new ConsoleBrowser(platform, browser, PLATFORM_TENANT, platform.adminToken, true);
+    this.views.push(view);
+    return view;
+  }
+
+  async close(): Promise<void> {
+    for (const view of this.views.splice(0)) await view.close().catch(() => undefined);
+    await this.browser?.close().catch(() => undefined);
+    await this.platform?.stop();
+  }
+
+  private started(): { browser: Browser; platform: ConsolePlatform } {
+    if (!this.browser || !this.platform) throw new Error('the console run is not started (ConsoleRun.start in the spec’s beforeAll)');
+    return { browser: this.browser, platform: this.platform };
   }
 }

@@ -18,7 +18,7 @@ const SWAGGER_UI_ASSETS = dirname(require.resolve('swagger-ui-dist/package.json'
  * The one `<style>` element Swagger UI inserts (its logo, an inline SVG in the standalone preset's
  * top bar). The page's policy admits exactly this text by its hash; any other inline style stays
  * refused. A Swagger UI release that changes it shows as a policy violation in the explorer's
- * browser spec (apps/e2e/test/console/api-explorer.int-spec.ts).
+ * browser spec (apps/e2e/test/console/screens/api-explorer.screen.ts).
  */
 const SWAGGER_UI_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
 
