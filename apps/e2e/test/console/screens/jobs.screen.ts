@@ -193,6 +193,8 @@ export function jobsScreen(run: ConsoleRun): void {
         .waitFor();
       for (const name of ['Run now', 'Stop', 'Start', 'Save schedule']) expect(await page.getByRole('button', { name }).count()).toBe(0);
       expect(await page.getByLabel('Cron expression (UTC)').count()).toBe(0);
+      // The list is drawn from the schedule after the page's first data: wait for it, then count.
+      await nextRunTimes(page).getByRole('listitem').nth(4).waitFor();
       expect(await nextRunTimes(page).getByRole('listitem').count()).toBe(5);
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '46-jobs-viewer');
