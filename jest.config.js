@@ -28,6 +28,8 @@ module.exports = {
   moduleNameMapper: pathsToModuleNameMapper(),
   // Not under the temporary directory: .ci/run gives each run its own TMPDIR and fails on anything left in it.
   cacheDirectory: '<rootDir>/node_modules/.cache/jest',
+  // The slowest files first (committed timings for a clean clone; see tools/jest/spec-sequencer.js).
+  testSequencer: '<rootDir>/tools/jest/spec-sequencer.js',
   globalSetup: '<rootDir>/tools/jest/global-setup.js',
   globalTeardown: '<rootDir>/tools/jest/global-teardown.js',
   reporters: ['default', '<rootDir>/tools/jest/server-suites-reporter.js'],

@@ -1,3 +1,4 @@
+import { FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { signAccessToken } from '@lp/platform/auth';
@@ -52,7 +53,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'one outage, one code: th
     await runtime?.close();
     await proxy.stop();
     await db?.drop();
-    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:` });
+    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, services: FLEET_SERVICE_NAMES });
   });
 
   it('answers 503 Authorization.Unavailable with Retry-After on the decision route, its batch and a guarded route of the service alike, and answers again once PostgreSQL is back', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { AuthorizationAction, EventTypes, AuthzRpc, TrustedCaller } from '@lp/contracts';
+import { AuthorizationAction, EventTypes, AuthzRpc, TrustedCaller, FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
@@ -91,7 +91,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await policy?.app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:` });
+    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, services: FLEET_SERVICE_NAMES });
   });
 
   it('assign → decide → revoke → decide: the revocation reaches every instance', async () => {

@@ -1,3 +1,4 @@
+import { FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import request from 'supertest';
@@ -36,7 +37,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     for (const { app } of apps.reverse()) await app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix });
+    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix, services: FLEET_SERVICE_NAMES });
   });
 
   it('picks each adapter from its own variable', () => {

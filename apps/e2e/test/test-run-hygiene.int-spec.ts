@@ -1,12 +1,14 @@
 import Redis from 'ioredis';
 import { describeWithServers, listBrokerObjects, scanRedisKeys, testServerUrls } from '@lp/platform/testing';
-import { PolicyTestPlatform } from './support/policy-platform';
+import { OperationsTestPlatform } from './support/operations-platform';
 
 // Every suite shares the machine's servers with later runs and other projects: what a run creates
-// must be gone after its teardown, not left for a global sweep.
+// must be gone after its teardown, not left for a global sweep. The platform hosts every service of
+// the fleet, and its teardown deletes their queues and exchanges by the names it derives (no listing):
+// this lists the broker's objects to prove the derived names are all there are.
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'a test platform leaves nothing behind', () => {
   it('after stop, no queue, exchange or Redis key of its run remains', async () => {
-    const platform = await new PolicyTestPlatform('hygiene').start();
+    const platform = await new OperationsTestPlatform('hygiene').start();
     const id = platform.id!;
     await platform.as().get('/api/authorization/roles').expect(200); // caches, revisions, audit
     await platform.flushAudit();

@@ -176,7 +176,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     await app?.close();
     await decisionApp?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: prefix });
+    await deleteTestRunResources({ amqp: prefix, services: ['guard-test'] });
   });
 
   beforeEach(() => {

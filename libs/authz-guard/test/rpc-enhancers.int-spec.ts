@@ -93,7 +93,7 @@ describeWithServers(['postgres', 'rabbitmq'], 'the RPC server of a service app: 
       await service?.app.close();
       await runtime?.close();
       await db?.drop();
-      await deleteTestRunResources({ amqp: amqpPrefix });
+      await deleteTestRunResources({ amqp: amqpPrefix, services: [probeService.name] });
     });
 
     it('answers a handler that skips authorization, with no token or HTTP guard in the way', async () => {

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
-import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT, FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { fleetConsole, fleetServices } from '@lp/fleet';
@@ -232,7 +232,7 @@ export class FleetProcesses {
     await Promise.all([...this.processes].reverse().map((p) => this.kill(p)));
     await this.pool?.end();
     await this.db?.drop();
-    await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:` });
+    await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:`, services: FLEET_SERVICE_NAMES });
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT } from '@lp/contracts';
+import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT, FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createEventEnvelope, RpcClient, RpcRemoteError } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
@@ -88,7 +88,7 @@ export class PolicyTestPlatform {
     await this.policy?.app.close();
     await this.runtime?.close();
     await this.db?.drop();
-    if (this.id) await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:` });
+    if (this.id) await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:`, services: FLEET_SERVICE_NAMES });
   }
 
   token(subject: Partial<AccessTokenSubject> & { sub?: string; tenantId?: string } = {}): string {
