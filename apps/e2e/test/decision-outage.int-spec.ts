@@ -6,6 +6,7 @@ import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } f
 import { createTestDatabase, deleteTestRunResources, describeWithServers, TcpOutageProxy, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
 import { policyManagementService } from '@lp/service/policy-management';
+import { MessagingNames } from '@lp/platform/messaging';
 
 // Issue 31 item 10: during a PostgreSQL outage one caller got `ServiceUnavailable` from
 // POST /api/authorization/decisions and `Authorization.Unavailable` from a guarded route for the same
@@ -53,7 +54,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'one outage, one code: th
     await runtime?.close();
     await proxy.stop();
     await db?.drop();
-    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, services: FLEET_SERVICE_NAMES });
+    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, brokerObjects: new MessagingNames(`${runId}.`).durableObjects(FLEET_SERVICE_NAMES) });
   });
 
   it('answers 503 Authorization.Unavailable with Retry-After on the decision route, its batch and a guarded route of the service alike, and answers again once PostgreSQL is back', async () => {

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { AuthorizationAction, EventTypes, AuthzRpc, TrustedCaller, FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { signAccessToken } from '@lp/platform/auth';
-import { createEventEnvelope, EventBus, RpcClient } from '@lp/platform/messaging';
+import { createEventEnvelope, EventBus, RpcClient, MessagingNames } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
@@ -91,7 +91,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'authz-decision on Postgr
     await policy?.app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, services: FLEET_SERVICE_NAMES });
+    await deleteTestRunResources({ amqp: `${runId}.`, redis: `${runId}:`, brokerObjects: new MessagingNames(`${runId}.`).durableObjects(FLEET_SERVICE_NAMES) });
   });
 
   it('assign → decide → revoke → decide: the revocation reaches every instance', async () => {

@@ -7,6 +7,7 @@ import { signAccessToken } from '@lp/platform/auth';
 import { createServiceApp, PlatformRuntime, ServiceApp, standaloneListener, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, scanRedisKeys, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { fleetServices } from '@lp/fleet';
+import { MessagingNames } from '@lp/platform/messaging';
 
 describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the production profile (PostgreSQL, RabbitMQ, Redis)', () => {
   const secret = randomBytes(32).toString('base64url'); // a fresh signing secret per run
@@ -37,7 +38,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'service apps on the prod
     for (const { app } of apps.reverse()) await app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix, services: FLEET_SERVICE_NAMES });
+    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix, brokerObjects: new MessagingNames(amqpPrefix).durableObjects(FLEET_SERVICE_NAMES) });
   });
 
   it('picks each adapter from its own variable', () => {

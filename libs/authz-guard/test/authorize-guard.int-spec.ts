@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import { AuthorizationAction, DataScope, DecisionRequest, DecisionResult, AuthzRpc, TrustedCaller } from '@lp/contracts';
 import { AuthModule, Caller, signAccessToken } from '@lp/platform/auth';
 import { createValidationPipe, ProblemDetailsFilter } from '@lp/platform/http';
-import { MessagingModule, MessagingProfile, RpcClient, RpcController, RpcHandler, rpcMicroserviceOptions } from '@lp/platform/messaging';
+import { MessagingModule, MessagingProfile, RpcClient, RpcController, RpcHandler, rpcMicroserviceOptions, MessagingNames } from '@lp/platform/messaging';
 import { CorrelationMiddleware } from '@lp/platform/observability';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import {
@@ -176,7 +176,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     await app?.close();
     await decisionApp?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: prefix, services: ['guard-test'] });
+    await deleteTestRunResources({ amqp: prefix, brokerObjects: new MessagingNames(prefix).durableObjects(['guard-test']) });
   });
 
   beforeEach(() => {

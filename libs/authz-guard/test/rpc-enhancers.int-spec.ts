@@ -4,7 +4,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { IsString } from 'class-validator';
 import { ProblemCodes } from '@lp/contracts';
 import { authzGuard, SkipAuthorization } from '../src';
-import { createRpcClient, RpcClient, RpcController, RpcRemoteError } from '@lp/platform/messaging';
+import { createRpcClient, RpcClient, RpcController, RpcRemoteError, MessagingNames } from '@lp/platform/messaging';
 import { rpcHandlerDuration } from '@lp/platform/observability';
 import { createServiceApp, defineService, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
@@ -93,7 +93,7 @@ describeWithServers(['postgres', 'rabbitmq'], 'the RPC server of a service app: 
       await service?.app.close();
       await runtime?.close();
       await db?.drop();
-      await deleteTestRunResources({ amqp: amqpPrefix, services: [probeService.name] });
+      await deleteTestRunResources({ amqp: amqpPrefix, brokerObjects: new MessagingNames(amqpPrefix).durableObjects([probeService.name]) });
     });
 
     it('answers a handler that skips authorization, with no token or HTTP guard in the way', async () => {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { DecisionRequest, DecisionResult, EvaluatorName, AuthzRpc, FLEET_SERVICE_NAMES } from '@lp/contracts';
-import { EventBus, RpcClient } from '@lp/platform/messaging';
+import { EventBus, RpcClient, MessagingNames } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, describeWithServers, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService } from '@lp/service/authz-decision';
@@ -85,7 +85,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'conformance corpus on th
     await policy?.app.close();
     await runtime?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix, services: FLEET_SERVICE_NAMES });
+    await deleteTestRunResources({ amqp: amqpPrefix, redis: redisPrefix, brokerObjects: new MessagingNames(amqpPrefix).durableObjects(FLEET_SERVICE_NAMES) });
     if (orderInsensitive.size > 0) {
       process.stdout.write(
         `conformance on service: compared order-insensitively (case names a registration order other than the service's): ${[...orderInsensitive].join('; ')}\n`,

@@ -8,6 +8,7 @@ import { SEEDED_ADMIN_SUBJECT, SEEDED_TENANT, FLEET_SERVICE_NAMES } from '@lp/co
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
 import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { fleetConsole, fleetServices } from '@lp/fleet';
+import { MessagingNames } from '@lp/platform/messaging';
 
 /** The repository root (where `tools/run.mjs` lives). */
 const root = resolve(__dirname, '../../../..');
@@ -232,7 +233,11 @@ export class FleetProcesses {
     await Promise.all([...this.processes].reverse().map((p) => this.kill(p)));
     await this.pool?.end();
     await this.db?.drop();
-    await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:`, services: FLEET_SERVICE_NAMES });
+    await deleteTestRunResources({
+      amqp: `${this.id}.`,
+      redis: `${this.id}:`,
+      brokerObjects: new MessagingNames(`${this.id}.`).durableObjects(FLEET_SERVICE_NAMES),
+    });
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { EventTypes, AuthzRpc, SEEDED_ADMIN_SUBJECT, SEEDED_TENANT, FLEET_SERVICE_NAMES } from '@lp/contracts';
 import { AccessTokenSubject, signAccessToken } from '@lp/platform/auth';
-import { createEventEnvelope, RpcClient, RpcRemoteError } from '@lp/platform/messaging';
+import { createEventEnvelope, RpcClient, RpcRemoteError, MessagingNames } from '@lp/platform/messaging';
 import { createServiceApp, PlatformRuntime, ServiceApp, startPlatformRuntime } from '@lp/platform/runtime';
 import { createTestDatabase, deleteTestRunResources, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { authzDecisionService, DecisionAuditWriter } from '@lp/service/authz-decision';
@@ -88,7 +88,12 @@ export class PolicyTestPlatform {
     await this.policy?.app.close();
     await this.runtime?.close();
     await this.db?.drop();
-    if (this.id) await deleteTestRunResources({ amqp: `${this.id}.`, redis: `${this.id}:`, services: FLEET_SERVICE_NAMES });
+    if (this.id)
+      await deleteTestRunResources({
+        amqp: `${this.id}.`,
+        redis: `${this.id}:`,
+        brokerObjects: new MessagingNames(`${this.id}.`).durableObjects(FLEET_SERVICE_NAMES),
+      });
   }
 
   token(subject: Partial<AccessTokenSubject> & { sub?: string; tenantId?: string } = {}): string {

@@ -45,4 +45,16 @@ export class MessagingNames {
   instanceQueue(consumer: string, instanceId: string): string {
     return `${this.serviceQueue(consumer)}.instance.${instanceId}`;
   }
+
+  /**
+   * The durable queues and exchanges declared under this prefix for `services` (each one's RPC
+   * queue, event queue and dead-letter queue; the events exchange and its dead-letter exchange): what
+   * a test run deletes by name. A running instance's own queue is exclusive and goes with its connection.
+   */
+  durableObjects(services: readonly string[]): { queues: string[]; exchanges: string[] } {
+    return {
+      queues: services.flatMap((service) => [this.rpcQueue(service), this.serviceQueue(service), this.deadLetterQueue(service)]),
+      exchanges: [this.eventsExchange, this.deadLetterExchange],
+    };
+  }
 }

@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { connect } from 'amqplib';
-import { MessagingNames } from '@lp/platform/messaging';
 
 const run = promisify(execFile);
 
@@ -31,35 +30,17 @@ export async function listBrokerObjects(): Promise<BrokerObjects | undefined> {
 }
 
 /**
- * The durable queues and exchanges a run under `prefix` declares for `services` (each one's RPC
- * queue, event queue and dead-letter queue, and the events exchange with its dead-letter exchange):
- * the names MessagingNames derives, so no listing is needed. A running instance's own queue is
- * exclusive and goes with its connection.
- */
-export function derivedBrokerObjects(prefix: string, services: readonly string[]): BrokerObjects {
-  const names = new MessagingNames(prefix);
-  return {
-    queues: services.flatMap((service) => [names.rpcQueue(service), names.serviceQueue(service), names.deadLetterQueue(service)]),
-    exchanges: [names.eventsExchange, names.deadLetterExchange],
-  };
-}
-
-/**
  * Deletes every queue and exchange whose name starts with `prefix` (a run's own AMQP_PREFIX) or, with
  * `{ containing: true }`, contains it (the global teardown's run id). Returns what it deleted.
- * With `services`, deletes the names the run declares for them (derivedBrokerObjects; deleting a
+ * With `known`, the names the run declared (MessagingNames.durableObjects), deletes those (deleting a
  * missing queue or exchange is a no-op) instead of listing the broker's objects: a `rabbitmqctl`
  * listing starts an Erlang VM (1–5 s of a core), and every suite's teardown paid for two of them.
  * Refuses a prefix too short to be a run's own.
  */
-export async function deleteBrokerObjects(
-  url: string,
-  prefix: string,
-  options: { containing?: boolean; services?: readonly string[] } = {},
-): Promise<BrokerObjects> {
+export async function deleteBrokerObjects(url: string, prefix: string, options: { containing?: boolean; known?: BrokerObjects } = {}): Promise<BrokerObjects> {
   if (prefix.trim().length < 6 || /[*#]/.test(prefix)) throw new Error(`Refusing to delete broker objects under "${prefix}"`);
   const deleted: BrokerObjects = { queues: [], exchanges: [] };
-  const listed = options.services ? derivedBrokerObjects(prefix, options.services) : await listBrokerObjects();
+  const listed = options.known ?? (await listBrokerObjects());
   if (!listed) return deleted;
   const ours = (name: string) => (options.containing ? name.includes(prefix) : name.startsWith(prefix));
   const queues = listed.queues.filter(ours);
