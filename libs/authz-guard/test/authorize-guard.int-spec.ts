@@ -176,7 +176,7 @@ describeWithServers(['rabbitmq', 'postgres'], '@Authorize guard against a decisi
     await app?.close();
     await decisionApp?.close();
     await db?.drop();
-    await deleteTestRunResources({ amqp: prefix, brokerObjects: new MessagingNames(prefix).durableObjects(['guard-test']) });
+    await deleteTestRunResources({ amqp: prefix, brokerObjects: new MessagingNames(prefix).durableObjects(['guard-test', 'authz-decision']) });
   });
 
   beforeEach(() => {

@@ -17,6 +17,10 @@ import { whyAuditScreen } from './screens/why-audit.screen';
  * its own page errors. Single sign-on needs a platform that trusts an issuer (and then accepts none
  * of the tokens the others mint): it starts one of its own, in the same Chromium.
  */
+// A screen's test drives several pages, accessibility scans and screenshots through a real browser:
+// on a 2-core machine that the rest of the suite keeps busy, one took 30 s (Jest's default bound).
+jest.setTimeout(90_000);
+
 describe('admin console in Chromium', () => {
   const run = new ConsoleRun();
 

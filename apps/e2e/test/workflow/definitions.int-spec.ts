@@ -483,9 +483,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: definit
     const draft = `${DEFS}/gated/draft`;
     await platform.as().put(FEATURE).send({ enabled: false, scope: 'tenant' }).expect(200);
     try {
-      // The gate drops its cached answer when the feature event reaches the engine: polled, with a bound.
+      // The gate drops its cached answer when the feature event reaches the engine: polled, with a
+      // bound. Each probe names a draft of its own: one the engine accepts before the event reaches
+      // it must not be the draft the last step creates (a second PUT of it would answer 409).
+      let probes = 0;
       const refused = await eventually(
-        () => as('wanda').put(draft).send({ definition: valid() }),
+        () => as('wanda').put(`${DEFS}/gated-probe-${++probes}/draft`).send({ definition: valid() }),
         (res) => res.status === 403,
       );
       expectProblem(refused, 403, 'Feature.Disabled');

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { ensureGeneratedSecret } from '@lp/platform/runtime';
+import { ensureGeneratedSecret } from '@lp/platform/runtime/signing';
 import { parseSecretKeyRing, SECRET_KEY_BYTES, SecretKeyRing, SecretKeyRingError } from './secret-key-ring';
 
 /** The key the embedded profile generates under DATA_DIR when WEBHOOK_SECRET_KEY is unset. */
