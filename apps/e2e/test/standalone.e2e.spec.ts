@@ -119,6 +119,51 @@ describe('standalone: npm start on the embedded defaults', () => {
     expect(((await missing.json()) as { code: string }).code).toBe('NotFound');
   });
 
+  it('answers HEAD wherever GET answers, 405 with Allow for a method a path lacks, 415 for content that is not JSON (RFC 9110)', async () => {
+    const base = first!.baseUrl;
+    const auth = { authorization: `Bearer ${first!.adminToken}` };
+    /** What every answer carries, whoever in the process gives it. */
+    const baseline = (res: Response) => [res.headers.get('x-content-type-options'), res.headers.get('x-correlation-id')?.length];
+    // The process's own probes, metrics and explorer, an OpenAPI document and a service's route.
+    for (const path of ['/health/live', '/health/ready', '/metrics', '/docs', '/docs/explorer.js', '/openapi/case-management.json', '/api/cases']) {
+      const get = await fetch(`${base}${path}`, { headers: auth });
+      await get.arrayBuffer();
+      const head = await fetch(`${base}${path}`, { method: 'HEAD', headers: auth });
+      expect({ path, status: head.status, type: head.headers.get('content-type'), body: await head.text(), baseline: baseline(head) }).toEqual({
+        path,
+        status: get.status,
+        type: get.headers.get('content-type'),
+        body: '',
+        baseline: ['nosniff', 36],
+      });
+      expect(get.status).toBe(200);
+    }
+    const refused = async (method: string, path: string) => {
+      const res = await fetch(`${base}${path}`, { method, headers: auth });
+      const body = (await res.json()) as { code: string; correlationId: string };
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect([...baseline(res), body.correlationId]).toEqual(['nosniff', 36, res.headers.get('x-correlation-id')]);
+      return [res.status, body.code, res.headers.get('allow')];
+    };
+    expect(await refused('DELETE', '/api/cases')).toEqual([405, 'MethodNotAllowed', 'GET, HEAD, POST']);
+    expect(await refused('POST', '/health/live')).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    expect(await refused('PUT', '/metrics')).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    expect(await refused('POST', '/docs')).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    expect(await refused('DELETE', '/openapi/policy-management.json')).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    expect(await refused('DELETE', '/api/nowhere')).toEqual([404, 'NotFound', null]);
+    expect(await refused('GET', '/docs/nowhere')).toEqual([404, 'NotFound', null]);
+
+    const sent = async (method: string, path: string, type: string) => {
+      const res = await fetch(`${base}${path}`, { method, headers: { ...auth, 'content-type': type }, body: '{}' });
+      return [res.status, ((await res.json()) as { code?: string }).code];
+    };
+    expect(await sent('POST', '/api/cases', 'text/plain')).toEqual([415, 'UnsupportedMediaType']);
+    expect(await sent('POST', '/api/authorization/roles', 'application/x-www-form-urlencoded')).toEqual([415, 'UnsupportedMediaType']);
+    // A report's query in a body the route cannot read was ignored (200 over every instance) before.
+    expect(await sent('QUERY', '/api/workflow/reports/instances', 'text/plain')).toEqual([415, 'UnsupportedMediaType']);
+    expect(await sent('QUERY', '/api/workflow/reports/instances', 'application/json')).toEqual([200, undefined]);
+  });
+
   it('answers 500 concurrent writes and reads on the embedded database: nothing refused, no 5xx, every write lands', async () => {
     const headers = { authorization: `Bearer ${first!.adminToken}`, 'content-type': 'application/json' };
     const roles = `${first!.baseUrl}/api/authorization/roles`;

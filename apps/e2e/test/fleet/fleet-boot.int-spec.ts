@@ -57,6 +57,57 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet in processes o
     expect(await metrics.text()).toContain('# TYPE');
   });
 
+  it('answers HEAD as GET, 405 with Allow and 415 for content that is not JSON in every process, the console app included (RFC 9110)', async () => {
+    /** Status, type, body and what every answer carries: the security headers and a correlation id. */
+    const answer = async (url: string, init: RequestInit = {}) => {
+      const res = await fetch(url, init);
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        allow: res.headers.get('allow'),
+        nosniff: res.headers.get('x-content-type-options'),
+        correlated: res.headers.has('x-correlation-id'),
+        body: await res.text(),
+      };
+    };
+    const headMatchesGet = async (url: string) => {
+      const [get, head] = [await answer(url), await answer(url, { method: 'HEAD' })];
+      expect({ url, ...head }).toEqual({ url, ...get, body: '' });
+      expect([get.status, get.nosniff, get.correlated]).toEqual([200, 'nosniff', true]);
+    };
+    const problemOf = async (url: string, init: RequestInit) => {
+      const res = await answer(url, init);
+      expect([res.type, res.nosniff, res.correlated]).toEqual([expect.stringMatching(/^application\/problem\+json/), 'nosniff', true]);
+      return [res.status, (JSON.parse(res.body) as { code: string }).code, res.allow];
+    };
+    for (const { name } of fleetServices) {
+      const url = fleet.url(name);
+      for (const path of ['/health/live', '/health/ready', '/metrics', '/docs', `/openapi/${name}.json`]) await headMatchesGet(`${url}${path}`);
+      expect(await problemOf(`${url}/health/live`, { method: 'POST' })).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    }
+    const consoleApp = fleet.url(CONSOLE_APP);
+    for (const path of ['/health/live', '/health/ready', '/metrics', '/console/']) await headMatchesGet(`${consoleApp}${path}`);
+    expect(await problemOf(`${consoleApp}/metrics`, { method: 'DELETE' })).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+    expect(await problemOf(`${consoleApp}/console/assets/app.js`, { method: 'POST' })).toEqual([405, 'MethodNotAllowed', 'GET, HEAD']);
+
+    // Two services' API routes, with a token: the method first, then the content.
+    const cases = `${fleet.url('case-management')}/api/cases`;
+    const roles = `${fleet.url('policy-management')}/api/authorization/roles`;
+    const reports = `${fleet.url('workflow-engine')}/api/workflow/reports/instances`;
+    const auth = { Authorization: `Bearer ${fleet.token()}` };
+    expect(await problemOf(cases, { method: 'DELETE', headers: auth })).toEqual([405, 'MethodNotAllowed', 'GET, HEAD, POST']);
+    expect(await problemOf(roles, { method: 'PATCH', headers: auth })).toEqual([405, 'MethodNotAllowed', 'GET, HEAD, POST']);
+    const bodies = [
+      ['POST', cases],
+      ['POST', roles],
+      ['QUERY', reports],
+    ] as const;
+    for (const [method, url] of bodies) {
+      const sent = await problemOf(url, { method, headers: { ...auth, 'Content-Type': 'text/plain' }, body: '{}' });
+      expect({ method, url, sent }).toEqual({ method, url, sent: [415, 'UnsupportedMediaType', null] });
+    }
+  });
+
   it('keeps the console out of rotation while there is no build: live, but not ready, and /console/ says how to build it', async () => {
     const empty = mkdtempSync(join(tmpdir(), `${fleet.id}-console-`));
     const unbuilt = await fleet.startConsole({ CONSOLE_DIR: empty });
@@ -65,6 +116,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet in processes o
       const ready = await fetch(`${unbuilt.url}/health/ready`);
       expect([live.status, ready.status, ready.headers.get('content-type')]).toEqual([200, 503, expect.stringMatching(/^application\/problem\+json/)]);
       expect(await ready.json()).toMatchObject({ status: 503, code: 'Console.NotBuilt' });
+      const head = await fetch(`${unbuilt.url}/health/ready`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-type'), await head.text()]).toEqual([503, ready.headers.get('content-type'), '']);
       const page = await fetch(`${unbuilt.url}/console/`);
       expect([page.status, ((await page.json()) as { detail: string }).detail]).toEqual([503, expect.stringContaining('npm run build:console')]);
     } finally {

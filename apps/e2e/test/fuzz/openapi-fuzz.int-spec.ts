@@ -6,6 +6,7 @@ import { OperationsTestPlatform } from '../support/operations-platform';
 import { SEEDED_TENANT } from '@lp/contracts';
 import { FuzzOperation, FuzzRequest, JsonSchema, mutationKindsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
 import { digestOf, fuzzSettings, planFor, replayOf } from './mutation-plan';
+import { comparableHeaders, documentedPaths, undocumentedMethod } from './http-semantics-probes';
 
 /** FUZZ_SEED and FUZZ_BUDGET (docs/development.md): the run's seed is printed first and in every failure. */
 const settings = fuzzSettings();
@@ -181,6 +182,78 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(res.body.code).toBe('Validation.Failed');
     expect(Object.keys(res.body.errors).some((k) => k.startsWith(field))).toBe(true);
+  });
+
+  describe('HTTP semantics on every documented path (RFC 9110)', () => {
+    const paths = () => apps().flatMap((a) => documentedPaths(a.definition.name, a.openApi as never));
+    // supertest makes a helper for every method Node knows (QUERY included) but types only the common ones.
+    const agent = (service: string) =>
+      request(servers.get(service)!) as unknown as Record<'get' | 'head' | 'post' | 'put' | 'patch' | 'delete' | 'query', (url: string) => request.Test>;
+    const call = (service: string, method: string, url: string) => agent(service)[method.toLowerCase() as 'get'](url);
+    /** Every answer, whoever gives it, carries the security headers and a correlation id (problem bodies too). */
+    const baseline = (res: request.Response) => ({
+      nosniff: res.headers['x-content-type-options'],
+      csp: typeof res.headers['content-security-policy'],
+      correlation: typeof res.headers['x-correlation-id'],
+      bodyCorrelation: res.status >= 400 && res.request.method !== 'HEAD' ? res.body?.correlationId : res.headers['x-correlation-id'],
+    });
+    const carriesBaseline = (res: request.Response) =>
+      expect(baseline(res)).toEqual({ nosniff: 'nosniff', csp: 'string', correlation: 'string', bodyCorrelation: res.headers['x-correlation-id'] });
+
+    it('answers HEAD wherever GET answers, with the same status and headers and no body', async () => {
+      const token = platform.token();
+      const gets = paths().filter((p) => p.methods.includes('GET'));
+      // The API explorer is no operation of a document; every service app serves it.
+      const extra = apps().flatMap((a) => ['/docs', '/docs/explorer.js'].map((url) => ({ service: a.definition.name, url })));
+      const mismatches: string[] = [];
+      for (const { service, url } of [...gets, ...extra]) {
+        const get = await agent(service).get(url).set('Authorization', `Bearer ${token}`);
+        const head = await agent(service).head(url).set('Authorization', `Bearer ${token}`);
+        carriesBaseline(head);
+        const [getHeaders, headHeaders] = [JSON.stringify(comparableHeaders(get.headers)), JSON.stringify(comparableHeaders(head.headers))];
+        if (get.status !== head.status || head.text)
+          mismatches.push(`${service} ${url}: GET ${get.status}, HEAD ${head.status}${head.text ? ' with a body' : ''}`);
+        else if (getHeaders !== headHeaders) mismatches.push(`${service} ${url}: GET ${getHeaders}, HEAD ${headHeaders}`);
+      }
+      expect(gets.length).toBeGreaterThan(60);
+      expect(mismatches).toEqual([]);
+    });
+
+    it('answers a method a path does not have with 405 problem+json and an Allow header listing the ones it has', async () => {
+      const refused: string[] = [];
+      const all = paths();
+      for (const documented of all) {
+        const method = undocumentedMethod(
+          documented,
+          all.filter((other) => other.service === documented.service),
+        );
+        if (!method) continue;
+        // No token: a method no route has is refused before anything asks who calls.
+        const res = await call(documented.service, method, documented.url);
+        carriesBaseline(res);
+        const allow = (res.headers.allow ?? '').split(', ');
+        if (res.status !== 405 || res.body?.code !== 'MethodNotAllowed' || allow.includes(method) || documented.methods.some((m) => !allow.includes(m)))
+          refused.push(`${method} ${documented.path} (${documented.service}) -> ${res.status} ${res.body?.code} Allow: ${res.headers.allow}`);
+      }
+      expect(refused).toEqual([]);
+      const unknown = await agent('case-management').delete('/api/cases/00000000-0000-0000-0000-000000000000/nothing-here');
+      expect([unknown.status, unknown.body.code, unknown.headers.allow]).toEqual([404, 'NotFound', undefined]);
+    });
+
+    it('answers content that is not JSON with 415 problem+json on every operation that takes a body', async () => {
+      const token = platform.token();
+      const failures: string[] = [];
+      const operations = paths().flatMap((p) => p.bodyMethods.map((method) => ({ ...p, method })));
+      for (const { service, path, url, method } of operations) {
+        for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+          const res = await call(service, method, url).set('Authorization', `Bearer ${token}`).set('Content-Type', type).send('{}');
+          carriesBaseline(res);
+          if (res.status !== 415 || res.body?.code !== 'UnsupportedMediaType') failures.push(`${method} ${path} (${type}) -> ${res.status} ${res.body?.code}`);
+        }
+      }
+      expect(operations.length).toBeGreaterThan(60);
+      expect(failures).toEqual([]);
+    });
   });
 
   it('answers headers over the limit with 431 problem+json and a correlation id, not an empty body', async () => {

@@ -16,6 +16,10 @@ export const ProblemCodes = {
   unauthenticated: 'Authentication.Required',
   validationFailed: 'Validation.Failed',
   notFound: 'NotFound',
+  /** A path that exists, asked with a method it does not answer; `Allow` lists the ones it does. */
+  methodNotAllowed: 'MethodNotAllowed',
+  /** Request content in a format the route does not read (anything but application/json, or an unsupported charset). */
+  unsupportedMediaType: 'UnsupportedMediaType',
   rateLimited: 'RateLimited',
   timeout: 'RequestTimeout',
   internal: 'InternalError',

@@ -11,3 +11,4 @@ export * from './lib/dependency-unavailable';
 export * from './lib/storable-input';
 export * from './lib/schema-validation.pipe';
 export * from './lib/security-headers';
+export * from './lib/http-semantics';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import express from 'express';
-import { securityHeaders } from '@lp/platform/http';
+import { methodNotAllowed, onlyReads, routerOf, securityHeaders } from '@lp/platform/http';
 import { staticFilesProblem } from './static-files-problem';
 
 export interface ExplorerDocument {
@@ -42,17 +42,24 @@ export function apiExplorer(documents: ExplorerDocument[]): express.Router {
   router.get(EXPLORER_SCRIPT, (_req, res) => {
     res.type('text/javascript').send(start);
   });
-  router.use('/docs/assets', express.static(SWAGGER_UI_ASSETS, { index: false, fallthrough: false }));
+  // serve-static would answer another method with a bare 405: the platform's has a problem body.
+  router.use('/docs/assets', onlyReads, express.static(SWAGGER_UI_ASSETS, { index: false, fallthrough: false }));
   // A missing asset is a 404 problem like any other unknown path; a malformed path a 400.
   router.use('/docs', staticFilesProblem);
   return router;
 }
 
-/** The explorer as a whole Express app, for a server that is not itself an Express app (the standalone). */
+/**
+ * The explorer as a whole Express app, for a server that is not itself an Express app (the
+ * standalone), ending as a service app does: a method its paths do not answer is a 405, a path
+ * it does not have a 404 problem (not Express's HTML page).
+ */
 export function apiExplorerApp(documents: ExplorerDocument[]): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(apiExplorer(documents));
+  app.use(methodNotAllowed(routerOf(app)));
+  app.use((req: express.Request, res: express.Response, next: express.NextFunction) => staticFilesProblem({ status: 404 }, req, res, next));
   return app;
 }
 

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express from 'express';
 import { ConfigOf, ConfigValidationError, declareConfig } from '@lp/platform/config';
-import { problem, PROBLEM_CONTENT_TYPE, securityHeaders } from '@lp/platform/http';
+import { answerMethodNotAllowed, onlyReads, problem, PROBLEM_CONTENT_TYPE, READ_METHODS, securityHeaders } from '@lp/platform/http';
 import { correlationIdOf } from '@lp/platform/observability';
 import { staticFilesProblem } from './static-files-problem';
 
@@ -93,7 +93,12 @@ export function consoleApp(options: { directory: string; client: ConsoleClientCo
   app.get(`${CONSOLE_PREFIX}/config.json`, (_req, res) => {
     res.set('Cache-Control', 'no-store').json(options.client);
   });
-  app.use(`${CONSOLE_PREFIX}/assets`, express.static(join(directory, 'assets'), { index: false, fallthrough: false, immutable: true, maxAge: '365d' }));
+  // serve-static would answer another method with a bare 405: the platform's has a problem body.
+  app.use(
+    `${CONSOLE_PREFIX}/assets`,
+    onlyReads,
+    express.static(join(directory, 'assets'), { index: false, fallthrough: false, immutable: true, maxAge: '365d' }),
+  );
   app.get([CONSOLE_PREFIX, `${CONSOLE_PREFIX}/*path`], (req, res) => {
     if (!existsSync(index)) {
       res
@@ -108,12 +113,8 @@ export function consoleApp(options: { directory: string; client: ConsoleClientCo
     }
     res.set('Cache-Control', 'no-cache').sendFile(index);
   });
-  app.use(CONSOLE_PREFIX, (req: express.Request, res: express.Response) => {
-    res
-      .status(405)
-      .type(PROBLEM_CONTENT_TYPE)
-      .send(problem(405, 'MethodNotAllowed', `The console answers GET only, not ${req.method}.`, { correlationId: correlationIdOf(req) }));
-  });
+  // Every path below /console is a page of the app: read-only.
+  app.use(CONSOLE_PREFIX, (req: express.Request, res: express.Response) => answerMethodNotAllowed(req, res, READ_METHODS));
   app.use(staticFilesProblem);
   return app;
 }

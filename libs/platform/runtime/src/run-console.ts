@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger } from '@nestjs/common';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { answerMethodNotAllowed, isReadMethod, problem, PROBLEM_CONTENT_TYPE, READ_METHODS } from '@lp/platform/http';
 import { correlationIdOf, installPlatformLogger, loggerParams, metricsRegistry } from '@lp/platform/observability';
 import { withAnswerBaseline } from './answer-baseline';
 import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
@@ -16,6 +16,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown, contentTyp
   res.setHeader('Content-Type', contentType);
   res.end(JSON.stringify(body));
 }
+
+/** The probes and metrics every fleet member answers. */
+const OWN_RESOURCES = new Set(['/health/live', '/health/ready', '/metrics']);
 
 /**
  * `apps/console`: the admin console as its own small app in the fleet, behind the same edge as the
@@ -34,8 +37,10 @@ export async function runConsole(): Promise<void> {
     const server = createHttpServer(
       withAnswerBaseline((req: IncomingMessage, res: ServerResponse) => {
         const path = (req.url ?? '/').split('?')[0] ?? '';
-        if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
-        if (req.method === 'GET' && path === '/health/ready') {
+        // Read-only resources: HEAD is answered as GET (Node sends the headers only), any other method a 405.
+        if (OWN_RESOURCES.has(path) && !isReadMethod(req)) return answerMethodNotAllowed(req, res, READ_METHODS);
+        if (path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+        if (path === '/health/ready') {
           return built()
             ? sendJson(res, 200, { status: 'ok' })
             : sendJson(
@@ -45,7 +50,7 @@ export async function runConsole(): Promise<void> {
                 PROBLEM_CONTENT_TYPE,
               );
         }
-        if (req.method === 'GET' && path === '/metrics') {
+        if (path === '/metrics') {
           res.setHeader('Content-Type', metricsRegistry.contentType);
           void metricsRegistry.metrics().then((text) => res.end(text));
           return;

@@ -1,12 +1,13 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestMicroservice } from '@nestjs/microservices';
-import { ExpressAdapter } from '@nestjs/platform-express';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import express from 'express';
+import { requireJsonContent, routerOf } from '@lp/platform/http';
 import { answerBaseline } from './answer-baseline';
 import { apiExplorer } from './api-explorer';
 import { rpcServerOptions } from './infrastructure.module';
+import { PlatformExpressAdapter } from './platform-express-adapter';
 import { applyRpcEnhancers } from './rpc-enhancers';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
@@ -45,9 +46,12 @@ export async function createServiceApp(service: ServiceDefinition, runtime: Plat
   // Before anything can fail: every answer, a body parser's 400 included, carries the correlation id
   // and the security headers.
   http.use(answerBaseline);
+  // Content the parser would skip (text/plain, no Content-Type) is a 415, not a body read as missing.
+  http.use(requireJsonContent(routerOf(http)));
   // Nest's own JSON parser is skipped when one is registered already (it checks by name).
   http.use(express.json({ limit: JSON_BODY_LIMIT }));
-  const app = await NestFactory.create(ServiceHostModule.forRoot(service, runtime), new ExpressAdapter(http), {
+  // A known path asked with a method it does not answer is a 405 (the adapter puts it before the 404).
+  const app = await NestFactory.create(ServiceHostModule.forRoot(service, runtime), new PlatformExpressAdapter(http), {
     bufferLogs: true,
     abortOnError: false,
   });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { answerMethodNotAllowed, isReadMethod, problem, PROBLEM_CONTENT_TYPE, READ_METHODS } from '@lp/platform/http';
 import { correlationIdOf, metricsRegistry } from '@lp/platform/observability';
 import { withAnswerBaseline } from './answer-baseline';
 import { apiExplorerApp } from './api-explorer';
@@ -29,6 +29,9 @@ async function readiness(apps: ServiceApp[]): Promise<{ ready: boolean; services
   return { ready, services };
 }
 
+/** The process's own read-only resources (the probes and metrics of the whole process). */
+const PROCESS_RESOURCES = new Set(['/health/live', '/health/ready', '/metrics']);
+
 /**
  * The standalone's one request listener: each request goes to the app of the service that owns its
  * path prefix (its routes and its OpenAPI document), with no proxy hop; the rest is the process's
@@ -49,12 +52,13 @@ export function standaloneListener(apps: ServiceApp[], options: { console: { dir
 
   const own = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0] ?? '';
-    if (req.method === 'GET' && (path === '/docs' || path.startsWith('/docs/'))) {
-      return explorer(req, res);
-    }
+    // Every method: the explorer answers a method its paths do not have with a 405, a path it lacks with a 404.
+    if (path === '/docs' || path.startsWith('/docs/')) return explorer(req, res);
     if (path === CONSOLE_PREFIX || path.startsWith(`${CONSOLE_PREFIX}/`)) return adminConsole(req, res);
-    if (req.method === 'GET' && path === '/health/live') return sendJson(res, 200, { status: 'ok' });
-    if (req.method === 'GET' && path === '/health/ready') {
+    // HEAD is answered as GET (Node sends the headers only); any other method is a 405.
+    if (PROCESS_RESOURCES.has(path) && !isReadMethod(req)) return answerMethodNotAllowed(req, res, READ_METHODS);
+    if (path === '/health/live') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/health/ready') {
       const { ready, services: detail } = await readiness(apps);
       return ready
         ? sendJson(res, 200, { status: 'ok', services: detail })
@@ -65,7 +69,7 @@ export function standaloneListener(apps: ServiceApp[], options: { console: { dir
             PROBLEM_CONTENT_TYPE,
           );
     }
-    if (req.method === 'GET' && path === '/metrics') {
+    if (path === '/metrics') {
       res.setHeader('Content-Type', metricsRegistry.contentType);
       return res.end(await metricsRegistry.metrics());
     }
