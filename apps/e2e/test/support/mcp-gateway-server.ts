@@ -19,14 +19,19 @@ export async function close(server: PlatformHttpServer | undefined): Promise<voi
 
 /**
  * The SDK's own client over its Streamable HTTP transport, as an AI client connects: the bearer token
- * and the tenant header on every request. Resolves once `initialize` has been answered and, unless
+ * and the tenant header on every request (through `fetch` when given, e.g. to watch the answers'
+ * headers). Resolves once `initialize` has been answered and, unless
  * `listTools: false`, tools/list too: as an AI client does before calling a tool, and what makes the
  * SDK client check every later result against the tool's output schema (it validates only the tools
  * it has listed).
  */
-export async function connectMcp(baseUrl: string, headers: Record<string, string>, options: { listTools?: boolean } = {}): Promise<Client> {
+export async function connectMcp(
+  baseUrl: string,
+  headers: Record<string, string>,
+  options: { listTools?: boolean; fetch?: typeof fetch } = {},
+): Promise<Client> {
   const client = new Client({ name: 'e2e-mcp-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', baseUrl), { requestInit: { headers }, fetch: options.fetch }));
   if (options.listTools ?? true) {
     try {
       await client.listTools();
