@@ -3,7 +3,9 @@ import request from 'supertest';
 import { createHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SEEDED_TENANT } from '@lp/contracts';
+import { problemOfResult } from '@lp/service/mcp-gateway';
 import { FuzzOperation, FuzzRequest, JsonSchema, mutationKindsOf, operationsOf, plausible, PROTOTYPE_KEYS, withOwnKeys } from './request-mutations';
 import { digestOf, fuzzSettings, planFor, replayOf } from './mutation-plan';
 import { comparableHeaders, documentedPaths, undocumentedMethod } from './http-semantics-probes';
@@ -136,11 +138,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
           method: 'tools/call',
           params: { name: tool.name, arguments: JSON.parse(withOwnKeys(plausible(tool.inputSchema), [[key, value]])) },
         });
-        const result = res.body?.result as { isError?: boolean; structuredContent?: { code?: string; status?: number } } | undefined;
+        const result = res.body?.result as CallToolResult | undefined;
         const where = `${tool.name} [${key}] -> ${res.status}`;
+        const problem = result && problemOfResult(result);
         if (res.status !== 200 || !result) failures.push(`${where} ${res.text.slice(0, 160)}`);
-        else if (result.isError && !(typeof result.structuredContent?.code === 'string' && (result.structuredContent.status ?? 500) < 500))
-          failures.push(`${where} ${JSON.stringify(result.structuredContent)}`);
+        else if (result.isError && !(typeof problem?.code === 'string' && problem.status < 500 && result.structuredContent === undefined))
+          failures.push(`${where} ${JSON.stringify(result)}`);
       }
     }
     process.stdout.write(`fuzz: ${tools.length * PROTOTYPE_KEYS.length} MCP tool calls over ${tools.length} tools, ${failures.length} failures\n`);

@@ -3,7 +3,7 @@ import type { PlatformHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { ToolCallAudit } from '@lp/service/mcp-gateway';
 import { OperationsTestPlatform } from '../support/operations-platform';
-import { close, connectMcp, listen, mcpHeaders, structured } from '../support/mcp-gateway-server';
+import { close, connectMcp, listen, mcpHeaders, structured, toolError } from '../support/mcp-gateway-server';
 
 const OTHER_TENANT = 'mcp-cases-acme';
 
@@ -77,7 +77,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: create_liti
         arguments: { CaseTitle: 'Zero claim', CaseType: 'civil', ClaimAmount: 0, DefendantName: 'Nobody' },
       });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'Validation.Failed', status: 400, errors: { ClaimAmount: ['ClaimAmount must be strictly positive'] } });
+      expect(toolError(result)).toMatchObject({ code: 'Validation.Failed', status: 400, errors: { ClaimAmount: ['ClaimAmount must be strictly positive'] } });
       expect(JSON.stringify(result.content)).toContain('ClaimAmount must be strictly positive');
     } finally {
       await client.close();
@@ -94,7 +94,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: create_liti
         arguments: { CaseTitle: 'Not mine to file', CaseType: 'civil', ClaimAmount: 10, DefendantName: 'X' },
       });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+      expect(toolError(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
     } finally {
       await client.close();
     }
@@ -119,7 +119,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: create_liti
     try {
       const result = await client.callTool({ name: 'get_case_by_id', arguments: { CaseId: foreignId } });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'NotFound', status: 404 });
+      expect(toolError(result)).toMatchObject({ code: 'NotFound', status: 404 });
       expect(JSON.stringify(result)).not.toContain('Acme internal');
     } finally {
       await client.close();
@@ -155,8 +155,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: create_liti
       const args = JSON.parse(`{"CaseTitle":"Prototype","CaseType":"civil","ClaimAmount":1,"DefendantName":"D","${key}":{}}`) as Record<string, unknown>;
       const result = await client.callTool({ name: 'create_litigation_case', arguments: args });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'Validation.Failed', status: 400 });
-      expect(Object.keys(structured<{ errors: object }>(result).errors)).toEqual([key]);
+      expect(toolError(result)).toMatchObject({ code: 'Validation.Failed', status: 400 });
+      expect(Object.keys(toolError(result).errors ?? {})).toEqual([key]);
       expect(JSON.stringify(result.content)).not.toMatch(/is not a function|TypeError/);
     } finally {
       await client.close();

@@ -6,7 +6,7 @@ import { describeWithServers, eventually } from '@lp/platform/testing';
 import { ToolCallAudit } from '@lp/service/mcp-gateway';
 import type { PlatformHttpServer } from '@lp/platform/runtime';
 import { OperationsTestPlatform } from '../support/operations-platform';
-import { close, connectMcp, listen, mcpHeaders, structured } from '../support/mcp-gateway-server';
+import { close, connectMcp, listen, mcpHeaders, structured, toolError } from '../support/mcp-gateway-server';
 
 const ALWAYS_LISTED = ['get_my_permissions', 'check_authorization'];
 const ALL_TOOLS = [
@@ -300,7 +300,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       try {
         const result = await client.callTool({ name: 'check_authorization', arguments: { Module: 'cases', Resource: 'case', Action: 'Fly' } });
         expect(result.isError).toBe(true);
-        expect(structured(result)).toMatchObject({ code: 'Validation.Failed', errors: { Action: [expect.any(String)] } });
+        expect(toolError(result)).toMatchObject({ code: 'Validation.Failed', errors: { Action: [expect.any(String)] } });
         expect(AUTHORIZATION_ACTIONS).not.toContain('Fly');
         // An unknown tool, unlike a failing one, is a protocol error (MCP: -32602).
         await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
@@ -330,7 +330,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
       try {
         const result = await client.callTool({ name: 'run_job', arguments: { JobName: 'mcp-gateway.tool-call-audit-retention' } });
         expect(result.isError).toBe(true);
-        expect(structured(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+        expect(toolError(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
       } finally {
         await client.close();
       }
@@ -344,11 +344,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: /mcp authen
         for (const JobName of ['workflow-engine.node-timeouts', 'policy-management.change-log-retention']) {
           const run = await client.callTool({ name: 'run_job', arguments: { JobName } });
           expect(run.isError).toBe(true);
-          expect(structured(run)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+          expect(toolError(run)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
         }
         const list = await client.callTool({ name: 'list_jobs', arguments: {} });
         expect(list.isError).toBe(true);
-        expect(structured(list)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+        expect(toolError(list)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
       } finally {
         await client.close();
       }

@@ -2,7 +2,7 @@ import { SEEDED_TENANT, WebhookSubscriptionView, WebhookSubscriptionWithSecret }
 import type { PlatformHttpServer } from '@lp/platform/runtime';
 import { describeWithServers } from '@lp/platform/testing';
 import { OperationsTestPlatform } from '../support/operations-platform';
-import { close, connectMcp, listen, mcpHeaders, structured } from '../support/mcp-gateway-server';
+import { close, connectMcp, listen, mcpHeaders, structured, toolError } from '../support/mcp-gateway-server';
 import { signedRequests } from '../support/policy-platform';
 
 const OTHER_TENANT = 'mcp-wh-acme';
@@ -91,7 +91,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: list_webhoo
     try {
       const result = await client.callTool({ name: 'list_webhook_subscriptions', arguments: { PageSize: 500 } });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'Validation.Failed', errors: { PageSize: [expect.any(String)] } });
+      expect(toolError(result)).toMatchObject({ code: 'Validation.Failed', errors: { PageSize: [expect.any(String)] } });
     } finally {
       await client.close();
     }
@@ -103,7 +103,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: list_webhoo
       expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('list_webhook_subscriptions');
       const result = await client.callTool({ name: 'list_webhook_subscriptions', arguments: {} });
       expect(result.isError).toBe(true);
-      expect(structured(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
+      expect(toolError(result)).toMatchObject({ code: 'Authorization.Denied', status: 403 });
     } finally {
       await client.close();
     }

@@ -2,10 +2,10 @@ import { DataSource } from 'typeorm';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { PlatformHttpServer } from '@lp/platform/runtime';
 import { describeWithServers, eventually } from '@lp/platform/testing';
-import { ToolCallAudit } from '@lp/service/mcp-gateway';
+import { problemOfResult, ToolCallAudit } from '@lp/service/mcp-gateway';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { signedRequests } from '../support/policy-platform';
-import { close, connectMcp, listen, mcpHeaders, structured } from '../support/mcp-gateway-server';
+import { close, connectMcp, listen, mcpHeaders, structured, toolError } from '../support/mcp-gateway-server';
 
 const TENANT = 'mcp-wf';
 const OTHER_TENANT = 'mcp-wf-acme';
@@ -111,7 +111,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: the workflo
     // A vote is final: the same call again is the route's 409.
     const twice = await call('rita', 'approve_workflow_task', { TaskId: task!.id });
     expect(twice.isError).toBe(true);
-    expect(structured(twice)).toMatchObject({ status: 409, code: 'Workflow.Task.NotPending' });
+    expect(toolError(twice)).toMatchObject({ status: 409, code: 'Workflow.Task.NotPending' });
   });
 
   it('rejects to the end: the instance is Rejected and the rejection comment kept', async () => {
@@ -125,11 +125,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: the workflo
     structured(await call('ina', 'start_workflow', { DefinitionKey: 'mcp-review', BusinessKey: 'DENY-1' }));
     const task = (await todoOf('rita')).items.find((t) => t.businessKey === 'DENY-1')!;
     // otto holds the permission, but the task is rita's.
-    expect(structured(await call('otto', 'approve_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Authorization.Denied' });
+    expect(toolError(await call('otto', 'approve_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Authorization.Denied' });
     // ina may start but not approve.
-    expect(structured(await call('ina', 'reject_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Authorization.Denied' });
+    expect(toolError(await call('ina', 'reject_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Authorization.Denied' });
     // alice of another tenant: the id is not there.
-    expect(structured(await call('alice', 'approve_workflow_task', { TaskId: task.id }, OTHER_TENANT))).toMatchObject({ status: 404, code: 'NotFound' });
+    expect(toolError(await call('alice', 'approve_workflow_task', { TaskId: task.id }, OTHER_TENANT))).toMatchObject({ status: 404, code: 'NotFound' });
     const malformed = await call('rita', 'approve_workflow_task', { TaskId: 'not-a-task' });
     expect(malformed.isError).toBe(true);
     expect(JSON.stringify(malformed.content)).toContain('TaskId');
@@ -145,15 +145,15 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'mcp-gateway: the workflo
     const probe = () => call('ina', 'start_workflow', { DefinitionKey: 'no-such-flow', BusinessKey: 'PROBE' });
     await toggle(false);
     try {
-      const off = await eventually(probe, (result) => structured(result)['code'] === 'Feature.Disabled', 20_000);
-      expect(structured(off)).toMatchObject({ status: 403, code: 'Feature.Disabled' });
-      expect(structured(await call('rita', 'approve_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Feature.Disabled' });
+      const off = await eventually(probe, (result) => problemOfResult(result)?.code === 'Feature.Disabled', 20_000);
+      expect(toolError(off)).toMatchObject({ status: 403, code: 'Feature.Disabled' });
+      expect(toolError(await call('rita', 'approve_workflow_task', { TaskId: task.id }))).toMatchObject({ status: 403, code: 'Feature.Disabled' });
       expect((await todoOf('rita')).items.map((t) => t.id)).toContain(task.id);
       expect(await count(`SELECT count(*)::int AS n FROM workflow.task WHERE id = $1 AND status = 'Pending'`, [task.id])).toBe(1);
     } finally {
       await toggle(true);
     }
-    await eventually(probe, (result) => structured(result)['code'] === 'Workflow.Definition.NotActive', 20_000);
+    await eventually(probe, (result) => problemOfResult(result)?.code === 'Workflow.Definition.NotActive', 20_000);
     const on = await call('rita', 'approve_workflow_task', { TaskId: task.id });
     expect(structured(on)).toMatchObject({ task: { status: 'Approved' } });
   });

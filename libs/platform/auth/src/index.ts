@@ -11,3 +11,4 @@ export * from './lib/bearer-token.strategy';
 export * from './lib/jwt-auth.guard';
 export * from './lib/auth.module';
 export * from './lib/access-token.issuer';
+export * from './lib/route-audiences';

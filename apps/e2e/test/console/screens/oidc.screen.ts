@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { CONSOLE_OIDC_CALLBACK_PATH } from '@lp/platform/runtime';
 import type { ConsoleBrowser, ConsoleRun } from '../../support/console-browser';
-import { CONSOLE_CLIENT_ID, NO_TENANT_ACCOUNT, PLATFORM_AUDIENCE, TestIssuer } from './oidc-issuer';
+import { CONSOLE_CLIENT_ID, NO_TENANT_ACCOUNT, PLATFORM_AUDIENCE, TestIssuer } from '../../support/oidc-issuer';
 
 /**
  * The console's single sign-on against a real OpenID Provider (oidc-provider, in this process): the
@@ -19,7 +19,7 @@ export function oidcScreen(run: ConsoleRun): void {
       // A platform of its own: trusting the issuer's JWKS, it accepts none of the tokens the other
       // screens mint with the platform's secret (and prints no admin token). Chromium is the run's.
       consoleBrowser = await run.screenWithOwnPlatform({ JWT_JWKS_URI: issuer.jwksUri, JWT_ISSUER: issuer.url, CONSOLE_OIDC_CLIENT_ID: CONSOLE_CLIENT_ID });
-      await issuer.serve(`${consoleBrowser.baseUrl}${CONSOLE_OIDC_CALLBACK_PATH}`);
+      await issuer.serve({ consoleRedirectUri: `${consoleBrowser.baseUrl}${CONSOLE_OIDC_CALLBACK_PATH}` });
     }, 120_000);
 
     afterAll(async () => {

@@ -6,8 +6,9 @@ import passport from 'passport';
 import { authenticationFailure, IdentityProviderUnavailableError } from './auth.errors';
 import { BEARER_CHALLENGE_KEY, BearerChallengeParameters, formatBearerChallenge } from './bearer-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
-import { BearerTokenStrategy } from './bearer-token.strategy';
+import { BearerAuthenticateOptions, BearerTokenStrategy } from './bearer-token.strategy';
 import { isPublicRoute } from './public.decorator';
+import { ROUTE_AUDIENCES_KEY, RouteAudiences } from './route-audiences';
 import { rejectionFor } from './token-rejection';
 
 const STRATEGY = 'jwt';
@@ -44,7 +45,7 @@ export class JwtAuthGuard implements CanActivate {
     const request = http.getRequest<AuthenticatedRequest>();
     const response = http.getResponse<Response>();
     try {
-      request.caller = await this.authenticate(request, response);
+      request.caller = await this.authenticate(request, response, this.routeAudiences(context, request));
     } catch (error) {
       if (error instanceof AuthenticationError) this.challenge(context, response, request);
       throw error;
@@ -63,21 +64,42 @@ export class JwtAuthGuard implements CanActivate {
   }
 
   private routeChallengeParameters(context: ExecutionContext, request: AuthenticatedRequest): Record<string, string> {
-    const provider = this.reflector.getAllAndOverride<Type<BearerChallengeParameters> | undefined>(BEARER_CHALLENGE_KEY, [
-      context.getHandler(),
-      context.getClass(),
-    ]);
-    if (!provider || !this.moduleRef) return {};
+    const provider = this.routeProvider<BearerChallengeParameters>(BEARER_CHALLENGE_KEY, context);
+    if (!provider) return {};
     try {
-      return this.moduleRef.get(provider, { strict: false }).parametersFor(request);
+      return provider.parametersFor(request);
     } catch (error) {
       // The 401 still goes out, with the plain challenge: a broken extra must not turn it into a 500.
-      this.logger.error(`Bearer challenge parameters of ${provider.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error(`Bearer challenge parameters of ${provider.constructor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
       return {};
     }
   }
 
-  private authenticate(request: AuthenticatedRequest, response: Response): Promise<TrustedCaller> {
+  /** The audiences the route accepts besides the configured one (`@AcceptAudiences`); none if its provider fails (fail closed). */
+  private routeAudiences(context: ExecutionContext, request: AuthenticatedRequest): readonly string[] {
+    const provider = this.routeProvider<RouteAudiences>(ROUTE_AUDIENCES_KEY, context);
+    if (!provider) return [];
+    try {
+      return provider.audiencesFor(request);
+    } catch (error) {
+      this.logger.error(`Route audiences of ${provider.constructor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  }
+
+  /** The provider instance a route (or its controller) names under `key`, resolved in the route's application. */
+  private routeProvider<T>(key: string, context: ExecutionContext): T | undefined {
+    const provider = this.reflector.getAllAndOverride<Type<T> | undefined>(key, [context.getHandler(), context.getClass()]);
+    if (!provider || !this.moduleRef) return undefined;
+    try {
+      return this.moduleRef.get(provider, { strict: false });
+    } catch (error) {
+      this.logger.error(`Provider ${provider.name} named by ${key} is not available: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  private authenticate(request: AuthenticatedRequest, response: Response, audiences: readonly string[]): Promise<TrustedCaller> {
     return new Promise<TrustedCaller>((resolve, reject) => {
       const onOutcome = (error: unknown, caller: TrustedCaller | false, failure: unknown): void => {
         // An error (not a failure) is a defect in verification itself; the problem filter makes it a 500.
@@ -93,7 +115,8 @@ export class JwtAuthGuard implements CanActivate {
       };
       // passport calls `next` only when a strategy passes, which this one never does.
       const next = (error?: unknown): void => reject(error ?? authenticationFailure('unverifiable'));
-      this.passport.authenticate(STRATEGY, { session: false }, onOutcome)(request, response, next);
+      const options: BearerAuthenticateOptions = { session: false, audiences };
+      this.passport.authenticate(STRATEGY, options, onOutcome)(request, response, next);
     });
   }
 }

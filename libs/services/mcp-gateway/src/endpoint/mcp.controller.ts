@@ -6,8 +6,9 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import type { Request, Response } from 'express';
 import { SkipAuthorization } from '@lp/authz-guard';
 import type { TrustedCaller } from '@lp/contracts';
-import { BearerChallenge, Caller } from '@lp/platform/auth';
+import { AcceptAudiences, BearerChallenge, Caller } from '@lp/platform/auth';
 import { USER_POLICY } from '@lp/platform/http';
+import { McpResourceAudience } from '../resource-metadata/mcp-resource-audience';
 import { McpResourceChallenge } from '../resource-metadata/mcp-resource-challenge';
 import { McpResourceUrls } from '../resource-metadata/mcp-resource-urls';
 import { McpEndpointResponse } from './dto/mcp-endpoint.response';
@@ -22,6 +23,9 @@ import { McpStreamNotOfferedError } from './mcp.errors';
  * (not raw Express) so the platform's authentication (with the RFC 9728 challenge), the rate limits,
  * problem+json errors, correlation and the OpenAPI document apply as on every route.
  *
+ * Tokens for JWT_AUDIENCE and tokens for this endpoint's own URL (RFC 8707, `McpResourceAudience`)
+ * are both accepted here.
+ *
  * Guards, in order: the bearer token (global), then the /mcp rate limits, then the tenant gate
  * (X-Tenant-Id, `mcp.access`). The authorization guard is skipped here only: no tool is run by this
  * route itself; each tool call is decided by the owning service as the caller.
@@ -30,6 +34,7 @@ import { McpStreamNotOfferedError } from './mcp.errors';
 @ApiBearerAuth()
 @ApiHeader({ name: 'X-Tenant-Id', required: true, description: "must name the token's tenant" })
 @BearerChallenge(McpResourceChallenge)
+@AcceptAudiences(McpResourceAudience)
 @SkipAuthorization('each tool call is authorized by the owning service as the caller; the tenant and mcp.access are checked by McpAccessGuard')
 @SkipThrottle({ [USER_POLICY]: true })
 @UseGuards(McpThrottlerGuard, McpAccessGuard)

@@ -24,9 +24,10 @@ export class ProtectedResourceController {
     private readonly urls: McpResourceUrls,
     @InjectConfig(platformConfig) platform: PlatformConfig,
   ) {
-    // The issuer is an authorization server only when it is a URL a client can discover from
-    // (RFC 8414); the embedded default issuer is a plain name, so the member is left out.
-    this.authorizationServers = /^https?:\/\//.test(platform.JWT_ISSUER) ? [platform.JWT_ISSUER] : undefined;
+    // JWT_ISSUER is a client's authorization server when tokens come from it (JWKS mode) and it is a
+    // URL a client can discover from (RFC 8414). With JWT_SECRET the platform signs its own tokens
+    // and offers no token endpoint, so the member is left out whatever JWT_ISSUER says.
+    this.authorizationServers = platform.JWT_JWKS_URI && /^https?:\/\//.test(platform.JWT_ISSUER) ? [platform.JWT_ISSUER] : undefined;
   }
 
   @Get()

@@ -1,7 +1,7 @@
 import { ProblemCodes } from '@lp/contracts';
 import { problem } from '@lp/platform/http';
 import { createLitigationCaseTool } from './case.tools';
-import { errorResult, invalidArgumentsProblem, outcomeOfProblem, problemForClient } from './tool-outcome';
+import { errorResult, invalidArgumentsProblem, outcomeOfProblem, problemForClient, problemOfResult } from './tool-outcome';
 
 describe('outcomeOfProblem', () => {
   it.each([
@@ -73,10 +73,31 @@ describe('create_litigation_case arguments', () => {
 });
 
 describe('errorResult', () => {
-  it('is a tool result with isError, the code in structured content and text', () => {
+  it('is a tool result with isError, its message in text, the problem in _meta and no structuredContent', () => {
     const result = errorResult(problem(404, 'NotFound', 'Case was not found.', { correlationId: 'c1' }));
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toEqual({ code: 'NotFound', status: 404, detail: 'Case was not found.', correlationId: 'c1' });
-    expect(result.content).toEqual([{ type: 'text', text: 'NotFound: Case was not found.' }]);
+    // SDK clients validate structuredContent against the output schema whenever it is present.
+    expect(result).not.toHaveProperty('structuredContent');
+    expect(result.content).toEqual([{ type: 'text', text: 'NotFound (404 Not Found): Case was not found.\nCorrelation id: c1' }]);
+    expect(problemOfResult(result)).toEqual({
+      type: 'urn:problem:NotFound',
+      title: 'Not Found',
+      status: 404,
+      code: 'NotFound',
+      detail: 'Case was not found.',
+      correlationId: 'c1',
+    });
+  });
+
+  it('lists each argument with its messages, and carries nothing but the problem members', () => {
+    const downstream = {
+      ...problem(400, 'Validation.Failed', 'The arguments are not valid: ClaimAmount.', { errors: { ClaimAmount: ['a', 'b'] } }),
+      stack: 'x',
+    };
+    const result = errorResult(downstream);
+    expect((result.content[0] as { text: string }).text).toBe(
+      'Validation.Failed (400 Bad Request): The arguments are not valid: ClaimAmount.\n- ClaimAmount: a; b',
+    );
+    expect(Object.keys(problemOfResult(result) ?? {})).toEqual(['type', 'title', 'status', 'code', 'detail', 'errors']);
   });
 });

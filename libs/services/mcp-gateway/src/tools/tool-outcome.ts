@@ -58,22 +58,39 @@ export function problemForClient(p: ProblemDetails, argumentFields: Readonly<Rec
 }
 
 /**
+ * Where an error result carries its problem for programs: the result's `_meta`, under a key of
+ * the platform's own (MCP reserves only `modelcontextprotocol`/`mcp` prefixes). Not in
+ * `structuredContent`, which MCP ties to the tool's output schema: SDK clients validate it
+ * whenever it is present, error or not, and would answer -32602 in place of the tool's message.
+ */
+export const TOOL_PROBLEM_META_KEY = 'legal-platform/problem';
+
+/** The problem an error result carries (`TOOL_PROBLEM_META_KEY`), as any client reads it back. */
+export function problemOfResult(result: Pick<CallToolResult, '_meta'>): ProblemDetails | undefined {
+  return result._meta?.[TOOL_PROBLEM_META_KEY] as ProblemDetails | undefined;
+}
+
+/**
  * A failed call as a tool result (not a JSON-RPC error), so the model sees what went wrong and can
- * correct itself (MCP: tool execution errors are results with `isError`). The problem's stable code
- * and per-field errors are the structured content; the text says the same for clients that only
- * read text.
+ * correct itself (MCP: tool execution errors are results with `isError`). The text is the message
+ * every client shows: the stable code, status, detail, each argument's messages and the correlation
+ * id. The problem object itself rides in `_meta` for programs that key on the code; there is no
+ * `structuredContent` (see `TOOL_PROBLEM_META_KEY`).
  */
 export function errorResult(p: ProblemDetails): CallToolResult {
-  const fieldLines = Object.entries(p.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join('; ')}`);
-  const text = [`${p.code}: ${p.detail ?? p.title}`, ...fieldLines].join('\n');
-  const structured = {
-    code: p.code,
+  const fieldLines = Object.entries(p.errors ?? {}).map(([field, messages]) => `- ${field}: ${messages.join('; ')}`);
+  const lines = [`${p.code} (${p.status} ${p.title}): ${p.detail ?? p.title}`, ...fieldLines];
+  if (p.correlationId) lines.push(`Correlation id: ${p.correlationId}`);
+  const carried: ProblemDetails = {
+    type: p.type,
+    title: p.title,
     status: p.status,
+    code: p.code,
     ...(p.detail ? { detail: p.detail } : {}),
     ...(p.errors ? { errors: p.errors } : {}),
     ...(p.correlationId ? { correlationId: p.correlationId } : {}),
   };
-  return { content: [{ type: 'text', text }], structuredContent: structured, isError: true };
+  return { content: [{ type: 'text', text: lines.join('\n') }], isError: true, _meta: { [TOOL_PROBLEM_META_KEY]: carried } };
 }
 
 /** A successful call: the structured content, and its JSON as text for clients without structured output (MCP recommends both). */

@@ -5,7 +5,10 @@ export class ProtectedResourceMetadataResponse {
   @ApiProperty({ description: 'absolute URL of the MCP endpoint (the protected resource)', example: 'http://127.0.0.1:3000/mcp' })
   resource!: string;
 
-  @ApiPropertyOptional({ type: [String], description: 'issuers of accepted tokens; present when JWT_ISSUER is an http(s) URL' })
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'the issuer of accepted tokens (JWT_ISSUER); present when tokens are verified with its JWKS (JWT_JWKS_URI) and it is an http(s) URL',
+  })
   authorization_servers?: string[];
 
   @ApiProperty({ type: [String], example: ['header'], description: 'tokens are accepted only in the Authorization header' })

@@ -14,16 +14,38 @@ const PLATFORM_RESOURCE = 'urn:legal-platform:api';
 
 const OIDC_PROVIDER_WARNING = 'oidc-provider WARNING: ';
 
+/** A confidential client of the issuer for the client-credentials grant: a machine caller of tenant `default`. */
+export interface MachineClient {
+  clientId: string;
+  clientSecret: string;
+}
+
+/** Who the issuer serves, once the platform's address is known. */
+export interface IssuerClients {
+  /** The console's public client (authorization code + PKCE) is sent back here. */
+  consoleRedirectUri?: string;
+  /** Clients for the client-credentials grant (RFC 6749 §4.4). */
+  machineClients?: MachineClient[];
+  /**
+   * Resource indicators (RFC 8707) besides the platform's API, each an absolute URL whose tokens
+   * have `aud` = the URL itself: what a client that follows MCP authorization asks for the MCP
+   * endpoint's RFC 9728 `resource`.
+   */
+  resources?: string[];
+}
+
 /**
  * A real OpenID Provider (panva's oidc-provider) in the test process, on 127.0.0.1: discovery, the
  * authorization endpoint with its development login and consent pages (any login, any password),
- * the token endpoint and the JWKS the platform verifies tokens with. Its access tokens are JWTs
- * for the platform's API (resource indicators): `aud` the platform's audience, `tenant_id` `default`
- * (except for `NO_TENANT_ACCOUNT`), `sub` the login. Subject `admin` of tenant `default` is the
- * platform's seeded administrator.
+ * the token endpoint (authorization code, client credentials) and the JWKS the platform verifies
+ * tokens with. Its access tokens are JWTs for a resource (RFC 8707 resource indicators): `aud` the
+ * platform's audience for its API (the default), or the indicator itself for one of `resources`;
+ * `tenant_id` `default` (except for `NO_TENANT_ACCOUNT`), `sub` the login or, for client
+ * credentials, the client id. Subject `admin` of tenant `default` is the platform's seeded
+ * administrator. Shared by the console's single sign-on spec and the MCP gateway's audience spec.
  *
  * It listens first, so the platform can be started with its URL; `serve` opens it once the platform's
- * address, hence the console's redirect URI, is known.
+ * address, hence the console's redirect URI or the MCP endpoint's URL, is known.
  */
 export class TestIssuer {
   private handler?: (req: IncomingMessage, res: ServerResponse) => void;
@@ -48,15 +70,30 @@ export class TestIssuer {
     return `${this.url}/jwks`;
   }
 
-  /** Opens the issuer to the console's public client, which is sent back to `redirectUri`. */
-  async serve(redirectUri: string): Promise<void> {
+  /** Opens the issuer to `clients`. */
+  async serve(clients: IssuerClients): Promise<void> {
     const provider = await quietly(async () => {
       // Loaded here, where its start-up warnings are filtered (it warns on Node 20 as it loads).
       const { default: Provider, errors } = await import('oidc-provider');
-      return new Provider(this.url, providerConfiguration(redirectUri, errors));
+      return new Provider(this.url, providerConfiguration(clients, errors));
     });
     provider.on('server_error', (_ctx, error) => this.serverErrors.push(String((error as Error)?.stack ?? error)));
     this.handler = provider.callback();
+  }
+
+  /** A client-credentials token (RFC 6749 §4.4) for `resource` (RFC 8707), as a machine client asks the token endpoint. */
+  async clientCredentialsToken(client: MachineClient, resource: string): Promise<string> {
+    const res = await fetch(`${this.url}/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'client_credentials', resource }),
+    });
+    const body = (await res.json()) as { access_token?: string };
+    if (!res.ok || !body.access_token) throw new Error(`the token endpoint answered ${res.status}: ${JSON.stringify(body)}`);
+    return body.access_token;
   }
 
   async close(): Promise<void> {
@@ -71,18 +108,38 @@ export class TestIssuer {
   }
 }
 
-function providerConfiguration(redirectUri: string, errors: typeof ProviderErrors) {
+function providerConfiguration(setup: IssuerClients, errors: typeof ProviderErrors) {
   const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
-  const consoleOrigin = new URL(redirectUri).origin;
+  const consoleOrigin = setup.consoleRedirectUri ? new URL(setup.consoleRedirectUri).origin : undefined;
+  const resources = new Set(setup.resources ?? []);
+  const jwtResource = (audience: string, scope: string) => ({
+    scope,
+    audience,
+    accessTokenFormat: 'jwt',
+    accessTokenTTL: 600,
+    jwt: { sign: { alg: 'RS256' } },
+  });
   return {
     clients: [
-      {
-        client_id: CONSOLE_CLIENT_ID,
-        token_endpoint_auth_method: 'none',
-        redirect_uris: [redirectUri],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
+      ...(setup.consoleRedirectUri
+        ? [
+            {
+              client_id: CONSOLE_CLIENT_ID,
+              token_endpoint_auth_method: 'none',
+              redirect_uris: [setup.consoleRedirectUri],
+              grant_types: ['authorization_code'],
+              response_types: ['code'],
+            },
+          ]
+        : []),
+      ...(setup.machineClients ?? []).map((client) => ({
+        client_id: client.clientId,
+        client_secret: client.clientSecret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        response_types: [],
+      })),
     ],
     jwks: { keys: [{ ...key, kid: 'test-issuer-1', alg: 'RS256', use: 'sig' }] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
@@ -92,19 +149,21 @@ function providerConfiguration(redirectUri: string, errors: typeof ProviderError
     clientBasedCORS: (_ctx: unknown, origin: string) => origin === consoleOrigin,
     features: {
       devInteractions: { enabled: true },
+      clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string[]) => oneOf ?? PLATFORM_RESOURCE,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-          if (indicator !== PLATFORM_RESOURCE) throw new errors.InvalidTarget();
-          return { scope: 'platform', audience: PLATFORM_AUDIENCE, accessTokenFormat: 'jwt', accessTokenTTL: 600, jwt: { sign: { alg: 'RS256' } } };
+          if (indicator === PLATFORM_RESOURCE) return jwtResource(PLATFORM_AUDIENCE, 'platform');
+          if (resources.has(indicator)) return jwtResource(indicator, 'mcp');
+          throw new errors.InvalidTarget();
         },
       },
     },
     extraTokenClaims: (_ctx: unknown, token: { kind: string; accountId?: string }) =>
-      token.kind === 'AccessToken' && token.accountId !== NO_TENANT_ACCOUNT ? { tenant_id: 'default' } : undefined,
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+      (token.kind === 'AccessToken' && token.accountId !== NO_TENANT_ACCOUNT) || token.kind === 'ClientCredentials' ? { tenant_id: 'default' } : undefined,
+    ttl: { AccessToken: 600, ClientCredentials: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
   };
 }
 

@@ -1,6 +1,6 @@
 /**
- * The part of oidc-provider (panva, v9, ESM, no bundled types) the console's single sign-on spec
- * uses. `@types/oidc-provider` would replace this.
+ * The part of oidc-provider (panva, v9, ESM, no bundled types) the console's single sign-on spec and
+ * the MCP gateway's audience spec use. `@types/oidc-provider` would replace this.
  */
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
