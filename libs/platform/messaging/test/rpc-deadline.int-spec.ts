@@ -44,7 +44,8 @@ class LateInProcessRpcClient extends InProcessRpcClient {
 function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
   const prefix = `${testRunId(`deadline-${transport}`)}.`;
   const broker = new InProcessBroker();
-  const profile: MessagingProfile = transport === 'rabbitmq' ? { kind: 'rabbitmq', url: testServerUrls.rabbitmq, prefix } : { kind: 'in-process', prefix, broker };
+  const profile: MessagingProfile =
+    transport === 'rabbitmq' ? { kind: 'rabbitmq', url: testServerUrls.rabbitmq, prefix } : { kind: 'in-process', prefix, broker };
   const services: string[] = [];
   const apps: INestMicroservice[] = [];
   const clients: RpcClient[] = [];
@@ -67,12 +68,16 @@ function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
   }
 
   function newClient(routes: Record<string, string>): RpcClient {
-    return transport === 'rabbitmq' ? new RabbitMqRpcClient({ url: testServerUrls.rabbitmq, prefix, routes }) : new InProcessRpcClient({ prefix, broker, routes });
+    return transport === 'rabbitmq'
+      ? new RabbitMqRpcClient({ url: testServerUrls.rabbitmq, prefix, routes })
+      : new InProcessRpcClient({ prefix, broker, routes });
   }
 
   /** A client whose requests arrive with their deadline already passed (their caller gave up while they travelled). */
   function lateClient(routes: Record<string, string>): RpcClient {
-    return transport === 'rabbitmq' ? new LateRabbitMqRpcClient({ url: testServerUrls.rabbitmq, prefix, routes }) : new LateInProcessRpcClient({ prefix, broker, routes });
+    return transport === 'rabbitmq'
+      ? new LateRabbitMqRpcClient({ url: testServerUrls.rabbitmq, prefix, routes })
+      : new LateInProcessRpcClient({ prefix, broker, routes });
   }
 
   afterAll(async () => {
@@ -113,7 +118,12 @@ function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
     const late = clients[clients.length - 1]!;
     const before = await expiredCount(service, 'contract.hold');
     await expect(late.send('contract.hold', {}, { timeoutMs: 500 })).rejects.toBeInstanceOf(RpcTimeoutError);
-    expect(await eventually(() => expiredCount(service, 'contract.hold'), (c) => c === before + 1)).toBe(before + 1);
+    expect(
+      await eventually(
+        () => expiredCount(service, 'contract.hold'),
+        (c) => c === before + 1,
+      ),
+    ).toBe(before + 1);
     expect(probe.started).toEqual([]);
 
     const fresh = newClient({ contract: service });
@@ -127,7 +137,10 @@ function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
     // One request at a time, and that one held: everything else waits in the queue.
     const { client, probe, service } = await serviceWithServer(1);
     const held = client.send('contract.hold', {}, { timeoutMs: 30_000 });
-    await eventually(async () => probe.started.length, (c) => c === 1);
+    await eventually(
+      async () => probe.started.length,
+      (c) => c === 1,
+    );
     const abandoned = await Promise.allSettled(Array.from({ length: 20 }, () => client.send('contract.hold', {}, { timeoutMs: 200 })));
     expect(abandoned.every((r) => r.status === 'rejected' && r.reason instanceof RpcTimeoutError)).toBe(true);
 

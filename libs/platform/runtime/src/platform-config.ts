@@ -88,7 +88,14 @@ export const platformConfig = declareConfig('platform', {
       'HTTP requests one process works on at once: adaptive (follows latency between ADMISSION_MIN_LIMIT and ADMISSION_MAX_LIMIT, Gradient2) or fixed (ADMISSION_LIMIT); probes and /metrics are never limited',
     default: 'adaptive',
   },
-  ADMISSION_LIMIT: { type: 'int', group: 'admission', description: 'the fixed concurrency limit, or where the adaptive one starts', default: 32, min: 1, max: 10000 },
+  ADMISSION_LIMIT: {
+    type: 'int',
+    group: 'admission',
+    description: 'the fixed concurrency limit, or where the adaptive one starts',
+    default: 32,
+    min: 1,
+    max: 10000,
+  },
   ADMISSION_MIN_LIMIT: { type: 'int', group: 'admission', description: 'adaptive: the limit never goes below this', default: 16, min: 1, max: 10000 },
   ADMISSION_MAX_LIMIT: { type: 'int', group: 'admission', description: 'adaptive: the limit never goes above this', default: 256, min: 1, max: 10000 },
   ADMISSION_QUEUE_TIMEOUT_MS: {

@@ -62,9 +62,15 @@ describe('HTTP admission control', () => {
     const refusedBefore = await metric(new RegExp(`^admission_requests_total\\{process="${PROCESS}",outcome="refused"\\}`));
 
     const admitted = [fetch(`${base}/work`), fetch(`${base}/work`)];
-    await eventually(async () => held.length, (n) => n === 2);
+    await eventually(
+      async () => held.length,
+      (n) => n === 2,
+    );
     const queued = [fetch(`${base}/work`), fetch(`${base}/work`)];
-    await eventually(async () => admission.controller.queued, (n) => n === 2);
+    await eventually(
+      async () => admission.controller.queued,
+      (n) => n === 2,
+    );
 
     // The burst: nothing of it reaches the handler, every request is answered at once.
     const burst = await Promise.all(
@@ -98,13 +104,19 @@ describe('HTTP admission control', () => {
       [200, 'done'],
       [200, 'done'],
     ]);
-    await eventually(async () => held.length, (n) => n === 2);
+    await eventually(
+      async () => held.length,
+      (n) => n === 2,
+    );
     releaseHeld();
     expect((await Promise.all(queued)).map((r) => r.status)).toEqual([200, 200]);
 
     // Recovery: the burst left nothing behind, the full width is available again.
     const after = [fetch(`${base}/work`), fetch(`${base}/work`)];
-    await eventually(async () => held.length, (n) => n === 2);
+    await eventually(
+      async () => held.length,
+      (n) => n === 2,
+    );
     releaseHeld();
     expect((await Promise.all(after)).map((r) => r.status)).toEqual([200, 200]);
     expect([admission.controller.inFlight, admission.controller.queued]).toEqual([0, 0]);
@@ -113,7 +125,10 @@ describe('HTTP admission control', () => {
   it('answers a request still waiting at the queue deadline with 503, and never runs it', async () => {
     await start({ limit: 1, queueSize: 4, queueTimeoutMs: 100 });
     const first = fetch(`${base}/work`);
-    await eventually(async () => held.length, (n) => n === 1);
+    await eventually(
+      async () => held.length,
+      (n) => n === 1,
+    );
     const waiting = await fetch(`${base}/work`);
     expect(waiting.status).toBe(503);
     expect(waiting.headers.get('retry-after')).toBe('1');

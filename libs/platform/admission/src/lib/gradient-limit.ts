@@ -38,7 +38,8 @@ export class GradientLimit implements ConcurrencyLimit {
 
   constructor(private readonly options: GradientLimitOptions) {
     const { initial, min, max } = options;
-    if (!(min >= 1 && min <= initial && initial <= max)) throw new RangeError(`adaptive limit needs 1 <= min <= initial <= max, got ${min}, ${initial}, ${max}`);
+    if (!(min >= 1 && min <= initial && initial <= max))
+      throw new RangeError(`adaptive limit needs 1 <= min <= initial <= max, got ${min}, ${initial}, ${max}`);
     this.estimate = initial;
     this.tolerance = options.tolerance ?? 1.5;
     this.smoothing = options.smoothing ?? 0.2;

@@ -23,9 +23,7 @@ export interface ProcessAdmission {
 /** The HTTP admission of one process (`standalone` or a service), with its metrics. */
 export function createProcessAdmission(processName: string, settings: AdmissionSettings): ProcessAdmission {
   const limit: ConcurrencyLimit =
-    settings.mode === 'fixed'
-      ? new FixedLimit(settings.limit)
-      : new GradientLimit({ initial: settings.limit, min: settings.minLimit, max: settings.maxLimit });
+    settings.mode === 'fixed' ? new FixedLimit(settings.limit) : new GradientLimit({ initial: settings.limit, min: settings.minLimit, max: settings.maxLimit });
   const controller = new AdmissionController({
     limit,
     queueTimeoutMs: settings.queueTimeoutMs,

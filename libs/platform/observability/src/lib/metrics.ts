@@ -149,4 +149,3 @@ export const rpcRequestsExpired = singleton(
       registers: [metricsRegistry],
     }),
 );
-
