@@ -57,7 +57,7 @@ describe('AdmissionController', () => {
     expect([admission.inFlight, admission.queued]).toEqual([2, 2]);
 
     // A slot frees: the oldest waiter gets it.
-    burst[0]!.ticket!.release(true);
+    burst[0]!.ticket!.release('answered');
     expect(burst[2]!.outcome).toBe('admitted');
     expect(burst[3]!.outcome).toBeUndefined();
     expect(outcomes.sort()).toEqual(['admitted', 'admitted', 'queued', 'refused', 'refused', 'refused']);
@@ -73,7 +73,7 @@ describe('AdmissionController', () => {
     expect(waiter.outcome).toBe('expired');
     expect(admission.queued).toBe(0);
     // A slot freed afterwards goes to nobody, and the next arrival runs at once.
-    first.ticket!.release(true);
+    first.ticket!.release('answered');
     expect(request(admission).outcome).toBe('admitted');
   });
 
@@ -82,7 +82,7 @@ describe('AdmissionController', () => {
     // Each request takes 60 ms: two slots drain a waiter every 30 ms.
     const warm = [request(admission), request(admission)];
     clock.advance(60);
-    for (const r of warm) r.ticket!.release(true);
+    for (const r of warm) r.ticket!.release('answered');
     const held = [request(admission), request(admission)];
     const queued = Array.from({ length: 5 }, () => request(admission));
     // 3 waiters × 60 ms ÷ 2 slots = 90 ms fits in 100; a 4th would wait 120 ms.
@@ -101,12 +101,12 @@ describe('AdmissionController', () => {
     const a = request(admission);
     const b = request(admission);
     clock.advance(10);
-    a.ticket!.release(false);
-    a.ticket!.release(true);
+    a.ticket!.release('abandoned');
+    a.ticket!.release('answered');
     expect(admission.inFlight).toBe(1);
     expect(b.outcome).toBe('admitted');
     clock.advance(5);
-    b.ticket!.release(true);
+    b.ticket!.release('answered');
     expect(samples).toEqual([5]);
     expect(admission.inFlight).toBe(0);
   });
@@ -115,7 +115,7 @@ describe('AdmissionController', () => {
     const admission = controller(3, 0);
     const burst = Array.from({ length: 10 }, () => request(admission));
     expect(burst.filter((r) => r.outcome === 'refused')).toHaveLength(7);
-    for (const r of burst) r.ticket?.release(true);
+    for (const r of burst) r.ticket?.release('answered');
     const after = Array.from({ length: 3 }, () => request(admission));
     expect(after.map((r) => r.outcome)).toEqual(['admitted', 'admitted', 'admitted']);
   });

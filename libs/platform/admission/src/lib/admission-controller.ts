@@ -32,10 +32,15 @@ export interface AdmissionOptions {
   onOutcome?: (outcome: AdmissionOutcome) => void;
 }
 
-/** An admitted request's slot: release it exactly once, when it was answered (or abandoned). */
+/**
+ * How an admitted request ended: `answered`, `dropped` (answered, but as a failure to do the work in
+ * time: 503, 504), or `abandoned` (the client left; its duration tells the limit nothing).
+ */
+export type AdmissionRelease = 'answered' | 'dropped' | 'abandoned';
+
+/** An admitted request's slot: release it exactly once, when it ended. */
 export interface AdmissionTicket {
-  /** `answered`: the request ran to its answer, so its duration tells the limit something; false for a client that left. */
-  release(answered: boolean): void;
+  release(how: AdmissionRelease): void;
 }
 
 interface Waiter {
@@ -123,14 +128,14 @@ export class AdmissionController {
     const inFlightAtStart = this.running;
     let released = false;
     return {
-      release: (answered) => {
+      release: (how) => {
         if (released) return;
         released = true;
         this.running -= 1;
-        if (answered) {
+        if (how !== 'abandoned') {
           const rtt = this.clock.now() - startedAt;
           this.serviceMs = this.serviceMs === 0 ? rtt : this.serviceMs + (rtt - this.serviceMs) * SERVICE_TIME_WEIGHT;
-          this.options.limit.onSample(rtt, inFlightAtStart);
+          this.options.limit.onSample(rtt, inFlightAtStart, how === 'dropped');
         }
         this.drain();
       },

@@ -3,10 +3,11 @@ export interface ConcurrencyLimit {
   /** The limit now (at least 1). */
   readonly current: number;
   /**
-   * One answered request: how long it took from admission to answer, and how many requests were in
-   * flight when it was admitted (itself included).
+   * One answered request: how long it took from admission to answer, how many requests were in
+   * flight when it was admitted (itself included), and whether it was dropped (answered 503 or 504:
+   * admitted work that could not be done in time, such as a decision that timed out).
    */
-  onSample(rttMs: number, inFlightAtStart: number): void;
+  onSample(rttMs: number, inFlightAtStart: number, dropped: boolean): void;
 }
 
 /** A configured limit (`ADMISSION_CONCURRENCY=fixed`): it never moves. */

@@ -13,6 +13,8 @@ export interface GradientLimitOptions {
   smoothing?: number;
   /** Samples the long-term latency averages over (Netflix: 600). */
   longWindow?: number;
+  /** Factor applied to the limit for each dropped request (Netflix's AIMD limit: 0.9). */
+  backoff?: number;
 }
 
 /** Samples averaged plainly before the exponential average takes over (Netflix: 10). */
@@ -27,6 +29,10 @@ const WARMUP_SAMPLES = 10;
  * step, smoothed so one outlier does not swing it. The long-term average decays quickly once latency
  * is back to normal after long overload, and the limit does not grow while the process is
  * app-limited (fewer than half the limit in flight), so a quiet hour does not license a burst.
+ *
+ * Gradient2 alone drifts up under a standing overload (the long-term average catches up with the
+ * loaded latency), so a dropped request, admitted work that still could not be done in time, also
+ * cuts the limit multiplicatively as Netflix's AIMD limit does.
  */
 export class GradientLimit implements ConcurrencyLimit {
   private estimate: number;
@@ -35,6 +41,7 @@ export class GradientLimit implements ConcurrencyLimit {
   private readonly tolerance: number;
   private readonly smoothing: number;
   private readonly longWindow: number;
+  private readonly backoff: number;
 
   constructor(private readonly options: GradientLimitOptions) {
     const { initial, min, max } = options;
@@ -44,13 +51,18 @@ export class GradientLimit implements ConcurrencyLimit {
     this.tolerance = options.tolerance ?? 1.5;
     this.smoothing = options.smoothing ?? 0.2;
     this.longWindow = options.longWindow ?? 600;
+    this.backoff = options.backoff ?? 0.9;
   }
 
   get current(): number {
     return Math.floor(this.estimate);
   }
 
-  onSample(rttMs: number, inFlightAtStart: number): void {
+  onSample(rttMs: number, inFlightAtStart: number, dropped: boolean): void {
+    if (dropped) {
+      this.estimate = Math.max(this.options.min, this.estimate * this.backoff);
+      return;
+    }
     // A zero duration (a clock tick too coarse) would make the gradient infinite.
     const shortRtt = Math.max(rttMs, 0.001);
     const longRtt = this.addToLongRtt(shortRtt);

@@ -33,8 +33,10 @@ export function admitHttpRequests(listener: RequestListener, admission: Admissio
     admission.admit(
       (ticket) => {
         // The client left while the request waited: nothing to work for.
-        if (req.socket.destroyed) return ticket.release(false);
-        res.once('close', () => ticket.release(res.writableFinished));
+        if (req.socket.destroyed) return ticket.release('abandoned');
+        res.once('close', () =>
+          ticket.release(!res.writableFinished ? 'abandoned' : res.statusCode === 503 || res.statusCode === 504 ? 'dropped' : 'answered'),
+        );
         markArrival(req, arrivedAt);
         listener(req, res);
       },
