@@ -80,6 +80,33 @@ export const platformConfig = declareConfig('platform', {
   USER_POLICY_WINDOW_MS: { type: 'int', group: 'http', description: 'userPolicy window', default: 60000, min: 1000 },
   STANDARD_COMMAND_TIMEOUT_MS: { type: 'int', group: 'http', description: 'StandardCommand request timeout', default: 30000, min: 100 },
   WORKFLOW_COMMAND_TIMEOUT_MS: { type: 'int', group: 'http', description: 'WorkflowCommand request timeout', default: 120000, min: 100 },
+  ADMISSION_CONCURRENCY: {
+    type: 'string',
+    oneOf: ['adaptive', 'fixed'],
+    group: 'admission',
+    description:
+      'HTTP requests one process works on at once: adaptive (follows latency between ADMISSION_MIN_LIMIT and ADMISSION_MAX_LIMIT, Gradient2) or fixed (ADMISSION_LIMIT); probes and /metrics are never limited',
+    default: 'adaptive',
+  },
+  ADMISSION_LIMIT: {
+    type: 'int',
+    group: 'admission',
+    description: 'the fixed concurrency limit, or where the adaptive one starts',
+    default: 32,
+    min: 1,
+    max: 10000,
+  },
+  ADMISSION_MIN_LIMIT: { type: 'int', group: 'admission', description: 'adaptive: the limit never goes below this', default: 16, min: 1, max: 10000 },
+  ADMISSION_MAX_LIMIT: { type: 'int', group: 'admission', description: 'adaptive: the limit never goes above this', default: 256, min: 1, max: 10000 },
+  ADMISSION_QUEUE_TIMEOUT_MS: {
+    type: 'int',
+    group: 'admission',
+    description: 'longest a request waits for a slot; one that would wait longer is answered 503 ServiceUnavailable at once',
+    default: 50,
+    min: 0,
+    max: 60000,
+  },
+  ADMISSION_QUEUE_SIZE: { type: 'int', group: 'admission', description: 'most requests waiting for a slot at once', default: 256, min: 0, max: 100000 },
 });
 
 export type PlatformConfig = ConfigOf<typeof platformConfig>;

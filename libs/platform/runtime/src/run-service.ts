@@ -5,19 +5,23 @@ import { createServiceApp } from './service-app';
 import { ServiceDefinition } from './service-definition';
 import { createHttpServer } from './http-server';
 import { installShutdown } from './shutdown';
+import { admitHttpRequests } from '@lp/platform/admission';
+import { processAdmission } from './process-admission';
 
 /** `apps/<service>/src/main.ts`: one service in its own process (the fleet profile). */
 export async function runService(service: ServiceDefinition): Promise<void> {
   const logger = new Logger(service.name);
   try {
     const runtime = await startPlatformRuntime(service.name);
+    const admission = processAdmission(runtime);
     const hosted = await createServiceApp(service, runtime);
-    const server = createHttpServer(hosted.http);
+    const server = createHttpServer(admitHttpRequests(hosted.http, admission.controller));
     await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : runtime.config.PORT;
     installShutdown(logger, async () => {
       await server.drain(runtime.config.SHUTDOWN_DRAIN_MS);
+      admission.close();
       await hosted.app.close();
       await runtime.close();
     });

@@ -8,6 +8,8 @@ import { standaloneListener } from './standalone-listener';
 import { ServiceDefinition } from './service-definition';
 import { createHttpServer } from './http-server';
 import { installShutdown } from './shutdown';
+import { admitHttpRequests } from '@lp/platform/admission';
+import { processAdmission } from './process-admission';
 
 export const ADMIN_SUBJECT = 'admin';
 export const DEFAULT_TENANT = 'default';
@@ -22,12 +24,16 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
   const logger = new Logger('standalone');
   try {
     const runtime = await startPlatformRuntime('standalone');
+    const admission = processAdmission(runtime);
     const apps: ServiceApp[] = [];
     for (const service of services) apps.push(await createServiceApp(service, runtime));
 
     const consoleSettings = consoleHostConfig.load();
     const server = createHttpServer(
-      standaloneListener(apps, { console: { directory: consoleSettings.CONSOLE_DIR, client: consoleClientConfig(consoleSettings, runtime.config) } }),
+      admitHttpRequests(
+        standaloneListener(apps, { console: { directory: consoleSettings.CONSOLE_DIR, client: consoleClientConfig(consoleSettings, runtime.config) } }),
+        admission.controller,
+      ),
     );
     await new Promise<void>((resolve) => server.listen(runtime.config.PORT, runtime.config.HOST, resolve));
     const address = server.address();
@@ -35,6 +41,7 @@ export async function runStandalone(services: ServiceDefinition[]): Promise<void
 
     installShutdown(logger, async () => {
       await server.drain(runtime.config.SHUTDOWN_DRAIN_MS);
+      admission.close();
       // Reverse order: callers stop before the services they call.
       for (const { app } of [...apps].reverse()) await app.close();
       await runtime.close();

@@ -7,7 +7,7 @@ import { LoggerModule } from 'nestjs-pino';
 import { DataSource, EntityManager } from 'typeorm';
 import { AuthModule } from '@lp/platform/auth';
 import { KeyValueCache } from '@lp/platform/cache';
-import { ConfigModule } from '@lp/platform/config';
+import { ConfigModule, InjectConfig } from '@lp/platform/config';
 import {
   createValidationPipe,
   ProblemDetailsFilter,
@@ -17,12 +17,12 @@ import {
   UserPolicyThrottlerGuard,
 } from '@lp/platform/http';
 import { EventBus } from '@lp/platform/messaging';
-import { CorrelationMiddleware, httpMetricsMiddleware, ReadinessCheck } from '@lp/platform/observability';
+import { CorrelationMiddleware, httpMetricsMiddleware, ReadinessCheck, requestDeadlineMiddleware } from '@lp/platform/observability';
 import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platform/persistence';
 import { HealthController, READINESS_CHECKS } from './health.controller';
 import { InfrastructureModule, serviceKeyPrefix } from './infrastructure.module';
 import { MetricsController } from './metrics.controller';
-import { platformConfig } from './platform-config';
+import { PlatformConfig, platformConfig } from './platform-config';
 import { PlatformRuntime } from './platform-runtime';
 import { ServiceDefinition } from './service-definition';
 import { platformJobs, PlatformJobsModule } from './platform-jobs';
@@ -125,10 +125,17 @@ export class ServiceHostModule implements NestModule {
     };
   }
 
-  constructor(@Inject(SERVICE_NAME) private readonly service: string) {}
+  constructor(
+    @Inject(SERVICE_NAME) private readonly service: string,
+    @InjectConfig(platformConfig) private readonly config: PlatformConfig,
+  ) {}
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CorrelationMiddleware, httpMetricsMiddleware(this.service)).forRoutes('*path');
+    // The deadline scope: its RPCs carry what is left of the request's budget (counted from its
+    // arrival, queue wait for admission included).
+    consumer
+      .apply(CorrelationMiddleware, requestDeadlineMiddleware(this.config.STANDARD_COMMAND_TIMEOUT_MS), httpMetricsMiddleware(this.service))
+      .forRoutes('*path');
   }
 }
 

@@ -2,6 +2,7 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata
 import { Reflector } from '@nestjs/core';
 import { Observable, throwError, TimeoutError } from 'rxjs';
 import { catchError, timeout } from 'rxjs/operators';
+import { RequestDeadline } from '@lp/platform/observability';
 import { DomainError } from './domain-error';
 
 /** Request timeout policies named by the specs: `WorkflowCommand` is the longer one, for runtime writes. */
@@ -36,6 +37,8 @@ export class RequestTimeoutInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const policy = this.reflector.getAllAndOverride<TimeoutPolicyName>(TIMEOUT_POLICY_KEY, [context.getHandler(), context.getClass()]) ?? 'StandardCommand';
     const ms = this.policies[policy];
+    // The request's deadline, which its RPCs carry, follows the route's policy.
+    RequestDeadline.setBudget(ms);
     return next.handle().pipe(
       timeout(ms),
       catchError((error: unknown) => throwError(() => (error instanceof TimeoutError ? new RequestTimeoutError(policy, ms) : error))),

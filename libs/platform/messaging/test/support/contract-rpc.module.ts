@@ -1,7 +1,7 @@
 import { CanActivate, DynamicModule, Inject, Injectable, Module, UseGuards } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { AuthorizationDeniedError, DomainError } from '@lp/contracts';
-import { CorrelationContext } from '@lp/platform/observability';
+import { CorrelationContext, RequestDeadline } from '@lp/platform/observability';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RpcController } from '../../src/lib/rpc/rpc-controller.decorator';
 
@@ -61,6 +61,12 @@ class ContractRpcController {
   @MessagePattern('contract.whoami')
   whoami() {
     return { correlationId: CorrelationContext.current() ?? null, server: this.server };
+  }
+
+  /** What is left of the request's deadline as the handler sees it (null: none). */
+  @MessagePattern('contract.deadline')
+  deadline() {
+    return { remainingMs: RequestDeadline.remainingMs() ?? null, server: this.server };
   }
 
   @MessagePattern('contract.conflict')

@@ -137,3 +137,15 @@ export const jobCatalogSyncs = singleton(
       registers: [metricsRegistry],
     }),
 );
+
+/** RPC requests dropped unexecuted because their caller's deadline had passed when they arrived. */
+export const rpcRequestsExpired = singleton(
+  'rpc_requests_expired_total',
+  () =>
+    new Counter({
+      name: 'rpc_requests_expired_total',
+      help: 'RPC requests not executed because their deadline (x-deadline) had passed on arrival: the caller had given up.',
+      labelNames: ['service', 'pattern'] as const,
+      registers: [metricsRegistry],
+    }),
+);

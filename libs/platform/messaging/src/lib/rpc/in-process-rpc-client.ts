@@ -29,9 +29,9 @@ export class InProcessRpcClient extends RpcClient {
 
   async send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
     if (this.closed) throw new RpcTransportError(pattern, 'the client is closed');
-    const timeoutMs = this.timeoutOf(options);
+    const timeoutMs = this.timeoutOf(pattern, options);
     const queue = this.broker.rpcQueue(this.names.rpcQueue(this.targetService(pattern, options)));
-    const headers = this.correlationHeaders();
+    const headers = this.requestHeaders(timeoutMs);
     const payload = jsonCopy(data ?? null);
 
     return new Promise<TResult>((resolve, reject) => {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { BaseRpcContext, CustomTransportStrategy, Server, WritePacket } from '@nestjs/microservices';
 import { NO_MESSAGE_HANDLER } from '@nestjs/microservices/constants';
-import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
+import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, parseDeadlineHeader } from '@lp/platform/observability';
 import { Observable, Subscription } from 'rxjs';
 import { InProcessBroker, InProcessRpcRequest } from '../in-process/in-process-broker';
 import { QueueConsumer, QueueDelivery } from '../in-process/in-process-queue';
@@ -9,6 +9,7 @@ import { InProcessRpcContext } from './in-process-rpc-context';
 import { DEFAULT_RPC_PREFETCH } from './rpc-queue-options';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
+import { callerGaveUp, handleWithinDeadline } from './rpc-server-deadline';
 import { isPlainPatternName } from './rpc-pattern-route';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
@@ -27,7 +28,8 @@ export interface InProcessRpcServerOptions {
  * queue on the in-process broker. Several servers on one queue compete for requests, a server
  * closed mid-request hands it back to the queue for another one, and the fleet's conventions
  * (correlation id restored before guards, acknowledgement once handled, problem objects for every
- * failure, request metrics) are the same as RabbitMqRpcServer's.
+ * failure, request metrics, requests whose caller gave up dropped unexecuted) are the same as
+ * RabbitMqRpcServer's.
  */
 export class InProcessRpcServer extends Server implements CustomTransportStrategy {
   override transportId = IN_PROCESS_TRANSPORT;
@@ -88,7 +90,11 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
     const pattern = context instanceof InProcessRpcContext ? context.getPattern() : 'unknown';
-    return super.handleRequest(context, answeringFailures(produce, this.log), timedRespond(this.options.service, pattern, respond));
+    const deadlineAt = context instanceof InProcessRpcContext ? parseDeadlineHeader(context.getHeaders()[DEADLINE_HEADER]) : undefined;
+    if (callerGaveUp(this.options.service, pattern, deadlineAt)) return this.deliveries.get(context)?.ack();
+    handleWithinDeadline(deadlineAt, timedRespond(this.options.service, pattern, respond), (answer) =>
+      super.handleRequest(context, answeringFailures(produce, this.log), answer),
+    );
   }
 
   override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {

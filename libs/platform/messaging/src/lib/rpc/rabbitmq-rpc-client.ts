@@ -30,11 +30,11 @@ export class RabbitMqRpcClient extends RpcClient {
 
   async send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
     if (this.closed) throw new RpcTransportError(pattern, 'the client is closed');
-    const timeoutMs = this.timeoutOf(options);
+    const timeoutMs = this.timeoutOf(pattern, options);
     const proxy = this.proxyFor(this.targetService(pattern, options));
     const record = new RmqRecordBuilder(data ?? null)
       .setOptions({
-        headers: this.correlationHeaders(),
+        headers: this.requestHeaders(timeoutMs),
         // A request outliving its caller's patience is dropped by the broker instead of piling up
         // in the queue of a service that is down.
         expiration: String(timeoutMs),

@@ -1,17 +1,21 @@
 import { Logger } from '@nestjs/common';
 import { BaseRpcContext, RmqContext, RmqOptions, ServerRMQ, WritePacket } from '@nestjs/microservices';
-import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
+import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, parseDeadlineHeader } from '@lp/platform/observability';
 import { Observable, Subscription } from 'rxjs';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
+import { callerGaveUp, handleWithinDeadline } from './rpc-server-deadline';
 import { isPlainPatternName } from './rpc-pattern-route';
 
 export type RabbitMqRpcServerOptions = Required<RmqOptions>['options'];
 
-function correlationIdOf(context: BaseRpcContext): string | undefined {
+function headersOf(context: BaseRpcContext): Record<string, unknown> | undefined {
   if (!(context instanceof RmqContext)) return undefined;
-  const headers = (context.getMessage() as { properties?: { headers?: Record<string, unknown> } }).properties?.headers;
-  const value = headers?.[CORRELATION_HEADER];
+  return (context.getMessage() as { properties?: { headers?: Record<string, unknown> } }).properties?.headers;
+}
+
+function correlationIdOf(context: BaseRpcContext): string | undefined {
+  const value = headersOf(context)?.[CORRELATION_HEADER];
   return typeof value === 'string' ? value : undefined;
 }
 
@@ -24,6 +28,8 @@ function correlationIdOf(context: BaseRpcContext): string | undefined {
  *   success or failure, so a request is redelivered to another instance only when this one died
  *   before answering, and a denied request cannot hold a prefetch slot forever;
  * - every failure is answered with a problem object;
+ * - a request whose caller has given up (its `x-deadline` passed) is acked and dropped unexecuted,
+ *   and the others run within their deadline (`callerGaveUp`, `handleWithinDeadline`);
  * - every request is timed per pattern and outcome (`timedRespond`).
  */
 export class RabbitMqRpcServer extends ServerRMQ {
@@ -63,7 +69,11 @@ export class RabbitMqRpcServer extends ServerRMQ {
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
     const pattern = context instanceof RmqContext ? context.getPattern() : 'unknown';
-    return super.handleRequest(context, answeringFailures(produce, this.log), timedRespond(this.service, pattern, respond));
+    const deadlineAt = parseDeadlineHeader(headersOf(context)?.[DEADLINE_HEADER]);
+    if (callerGaveUp(this.service, pattern, deadlineAt)) return this.acknowledge(context);
+    handleWithinDeadline(deadlineAt, timedRespond(this.service, pattern, respond), (answer) =>
+      super.handleRequest(context, answeringFailures(produce, this.log), answer),
+    );
   }
 
   override send(stream$: Observable<unknown>, respond: (data: WritePacket) => Promise<unknown> | void): Subscription {

@@ -1,11 +1,14 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import type { AnyRpcContract, MessageOf, ReplyOf } from '@lp/contracts';
-import { CORRELATION_HEADER, CorrelationContext } from '@lp/platform/observability';
-import { RpcTransportError } from './rpc-errors';
+import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, RequestDeadline } from '@lp/platform/observability';
+import { RpcDeadlineExceededError, RpcTransportError } from './rpc-errors';
 import { RpcRouter, RpcRoutes } from './rpc-routes';
 
 export interface RpcCallOptions {
-  /** How long to wait for the answer; the call rejects with RpcTimeoutError after it. */
+  /**
+   * How long to wait for the answer; the call rejects with RpcTimeoutError after it. Inside a
+   * request with a deadline (`RequestDeadline`), never longer than what is left of it.
+   */
   timeoutMs?: number;
   /** The service to ask, when the pattern's route does not say (e.g. `diagnostics.snapshot` to each service). */
   service?: string;
@@ -61,15 +64,29 @@ export abstract class RpcClient implements OnApplicationShutdown {
     return service;
   }
 
-  protected timeoutOf(options: RpcCallOptions | undefined): number {
+  /**
+   * The call's timeout: its own (or the client's default), cut to what is left of the request in
+   * progress, so an RPC never waits longer than its caller will. A request whose budget is already
+   * spent sends nothing: its caller has given up.
+   */
+  protected timeoutOf(pattern: string, options: RpcCallOptions | undefined): number {
     const timeoutMs = options?.timeoutMs ?? this.defaultTimeoutMs;
     if (!(timeoutMs > 0)) throw new RangeError(`RPC timeout must be positive, got ${timeoutMs}`);
-    return timeoutMs;
+    const remaining = RequestDeadline.remainingMs();
+    if (remaining === undefined || remaining >= timeoutMs) return timeoutMs;
+    if (remaining <= 0) throw new RpcDeadlineExceededError(pattern);
+    return Math.ceil(remaining);
   }
 
-  /** The caller's correlation id travels as an AMQP header, like HTTP's `X-Correlation-Id`. */
-  protected correlationHeaders(): Record<string, string> {
+  /**
+   * The headers of a request: its deadline (`x-deadline`, epoch ms: the server drops the request
+   * unexecuted once it has passed, as its caller no longer waits) and the caller's correlation id,
+   * which travels like HTTP's `X-Correlation-Id`.
+   */
+  protected requestHeaders(timeoutMs: number): Record<string, string> {
+    const headers: Record<string, string> = { [DEADLINE_HEADER]: String(Date.now() + timeoutMs) };
     const correlationId = CorrelationContext.current();
-    return correlationId ? { [CORRELATION_HEADER]: correlationId } : {};
+    if (correlationId) headers[CORRELATION_HEADER] = correlationId;
+    return headers;
   }
 }

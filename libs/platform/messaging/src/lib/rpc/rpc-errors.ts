@@ -35,6 +35,17 @@ export class RpcTimeoutError extends RpcError {
   }
 }
 
+/**
+ * Not sent: the request in progress had no time left for it (`RequestDeadline`). A timeout like
+ * any other for the caller (the outcome is the same, no answer in time), only known at once.
+ */
+export class RpcDeadlineExceededError extends RpcTimeoutError {
+  constructor(pattern: string) {
+    super(pattern, 0);
+    this.message = `RPC ${pattern} not sent: the request's deadline has passed`;
+  }
+}
+
 /** The request could not be delivered or the answer could not be received (broker down, client closed). */
 export class RpcTransportError extends RpcError {
   readonly problem: ProblemDetails;
