@@ -3,6 +3,7 @@ export * from './lib/permission-code';
 export * from './lib/data-scope';
 export * from './lib/trusted-caller';
 export * from './lib/tenant-id';
+export * from './lib/correlation-id';
 export * from './lib/decision';
 export * from './lib/decision-request';
 export * from './lib/decision-audit';

@@ -135,6 +135,20 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     await gus().get(`${RULES}?pageSize=500`).expect(400);
   });
 
+  it('answers one rule by id in the shape the list and the write answer', async () => {
+    const created = await ann()
+      .post(RULES)
+      .send({ ...denyRoleView, name: 'read back', enabled: false, conditions: [{ field: 'ResourceAmount', operator: 'GreaterThan', value: 5 }] })
+      .expect(201);
+    const { body } = await ann().get(`${RULES}/${created.body.id}`).expect(200);
+    expect(body).toEqual(created.body);
+    const listed = await ann().get(`${RULES}?pageSize=100`).expect(200);
+    expect(listed.body.items.find((r: { id: string }) => r.id === created.body.id)).toEqual(body);
+    await ann().delete(`${RULES}/${created.body.id}`).expect(204);
+    const gone = await ann().get(`${RULES}/${created.body.id}`);
+    expect([gone.status, gone.body.code]).toEqual([404, 'NotFound']);
+  });
+
   it('writes a change-log row with before/after and an outbox event for create, update and delete', async () => {
     const created = await ann()
       .post(RULES)
@@ -182,6 +196,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
       expect(res.body.code).toBe('Authorization.Denied');
     };
     await expectDenied(await bob().get(RULES));
+    await expectDenied(await bob().get(`${RULES}/${existing}`));
     await expectDenied(await bob().post(RULES).send(denyRoleView));
     await expectDenied(
       await bob()
@@ -202,6 +217,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management ABAC r
     ).body.id;
     const before = await state();
     for (const res of [
+      await ann().get(`${RULES}/${foreign}`),
+      await ann().get(`${RULES}/00000000-0000-4000-8000-000000000000`),
+      await ann().get(`${RULES}/not-a-uuid`),
       await ann()
         .put(`${RULES}/${foreign}`)
         .send({ ...denyRoleView, enabled: true }),

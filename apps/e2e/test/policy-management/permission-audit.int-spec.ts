@@ -7,6 +7,11 @@ const CHANGES = '/api/authorization/permission-audit/changes';
 interface AuditItem {
   decisionId: string;
   tenantId: string;
+  callerKind: string;
+  clientId: string | null;
+  actor: string | null;
+  reasonCode: string | null;
+  correlationId: string | null;
   subject: string;
   outcome: string;
   action: string;
@@ -54,7 +59,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       await platform.as().get('/api/authorization/roles').expect(200);
       await platform.as('bob').get('/api/authorization/roles').expect(403);
       await platform.as('bob').get('/api/authorization/roles').expect(403);
-      await platform.as('ann', 'acme').get('/api/authorization/roles').expect(200);
+      await platform.as('ann', 'acme').get('/api/authorization/roles').set('X-Correlation-Id', 'audit-acme-1').expect(200);
+      // An application (client credentials, decided by scope) and a delegated caller with no grant.
+      await platform
+        .as('reporter', 'default', { clientId: 'reporter', scopes: ['authorization.role.view'] })
+        .get('/api/authorization/roles')
+        .set('X-Correlation-Id', 'audit-app-1')
+        .expect(200);
+      await platform.as('dora', 'default', { actor: 'dan' }).get('/api/authorization/roles').set('X-Correlation-Id', 'audit-delegated-1').expect(403);
+      await auditedAtLeast('default', 'reporter', 'Permit', 1);
+      await auditedAtLeast('default', 'dora', 'NoMatchingPolicy', 1);
       await auditedAtLeast('default', 'admin', 'Permit', 1);
       await auditedAtLeast('default', 'bob', 'NoMatchingPolicy', 2);
       await auditedAtLeast('acme', 'ann', 'Permit', 1);
@@ -86,6 +100,64 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
 
       const none = await platform.as().get(`${DECISIONS}?subject=bob&outcome=Permit`).expect(200);
       expect(none.body).toEqual(expect.objectContaining({ items: [], totalCount: 0 }));
+    });
+
+    it('filters by caller kind: people, applications and delegated callers apart', async () => {
+      const list = async (query: string) => (await platform.as().get(`${DECISIONS}?pageSize=100&${query}`).expect(200)).body.items as AuditItem[];
+      const applications = await list('callerKind=application');
+      expect(applications.map((i) => i.subject)).toContain('reporter');
+      expect(applications.every((i) => i.callerKind === 'application')).toBe(true);
+      const people = await list('callerKind=user');
+      expect(people.map((i) => i.subject)).toEqual(expect.arrayContaining(['admin', 'bob']));
+      expect(people.every((i) => i.callerKind === 'user')).toBe(true);
+      expect(await list('callerKind=delegated')).toEqual([
+        expect.objectContaining({ callerKind: 'delegated', subject: 'dora', actor: 'dan', outcome: 'NoMatchingPolicy', reasonCode: 'AllNeutral' }),
+      ]);
+      const reporter = await list('clientId=reporter');
+      expect(reporter.length).toBeGreaterThanOrEqual(1);
+      expect(reporter.every((i) => i.clientId === 'reporter' && i.callerKind === 'application')).toBe(true);
+    });
+
+    it('filters by module, resource type (any case), action, reason code and correlation id, all together', async () => {
+      const res = await platform
+        .as()
+        .get(`${DECISIONS}?module=Authorization&resourceType=ROLE&action=View&reasonCode=AnyAllow&correlationId=audit-app-1`)
+        .expect(200);
+      expect(res.body.totalCount).toBe(1);
+      expect(res.body.items).toEqual([
+        expect.objectContaining({
+          subject: 'reporter',
+          module: 'authorization',
+          resourceType: 'role',
+          action: 'View',
+          reasonCode: 'AnyAllow',
+          correlationId: 'audit-app-1',
+        }),
+      ]);
+      for (const query of [
+        'action=Create&correlationId=audit-app-1',
+        'reasonCode=AnyDeny&correlationId=audit-app-1',
+        'module=cases&correlationId=audit-app-1',
+      ]) {
+        expect((await platform.as().get(`${DECISIONS}?${query}`).expect(200)).body.totalCount).toBe(0);
+      }
+      // Another tenant's correlation id finds nothing here.
+      expect((await platform.as().get(`${DECISIONS}?correlationId=audit-acme-1`).expect(200)).body.totalCount).toBe(0);
+    });
+
+    it('answers one decision by id as the list shows it; an unknown, malformed or other tenant’s id is 404', async () => {
+      const [listed] = (await platform.as().get(`${DECISIONS}?correlationId=audit-app-1`).expect(200)).body.items as AuditItem[];
+      const one = await platform.as().get(`${DECISIONS}/${listed?.decisionId}`).expect(200);
+      expect(one.body).toEqual(listed);
+      const [acme] = (await platform.as('ann', 'acme').get(`${DECISIONS}?correlationId=audit-acme-1`).expect(200)).body.items as AuditItem[];
+      expect(acme?.tenantId).toBe('acme');
+      await platform.as('ann', 'acme').get(`${DECISIONS}/${acme?.decisionId}`).expect(200);
+      for (const id of [acme?.decisionId, '00000000-0000-4000-8000-000000000000', 'not-a-uuid']) {
+        const res = await platform.as().get(`${DECISIONS}/${id}`).expect(404);
+        expect([res.headers['content-type'], res.body.code]).toEqual([expect.stringMatching(/application\/problem\+json/), 'NotFound']);
+      }
+      const denied = await platform.as('bob').get(`${DECISIONS}/${listed?.decisionId}`).expect(403);
+      expect(denied.body.code).toBe('Authorization.Denied');
     });
 
     it('pages and windows by time (from inclusive, to exclusive)', async () => {
@@ -124,6 +196,14 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       ['pageIndex=-1', 'pageIndex'],
       [`subject=${'x'.repeat(256)}`, 'subject'],
       ['tenantId=acme', 'tenantId'],
+      ['callerKind=robot', 'callerKind'],
+      ['callerKind=user&callerKind=application', 'callerKind'],
+      ['clientId=', 'clientId'],
+      ['module=not%20a%20module', 'module'],
+      [`resourceType=${'r'.repeat(61)}`, 'resourceType'],
+      ['action=view', 'action'],
+      ['reasonCode=Because', 'reasonCode'],
+      ['correlationId=a%20b', 'correlationId'],
     ])('refuses %s with 400 Validation.Failed', async (query, field) => {
       const res = await platform.as().get(`${DECISIONS}?${query}`).expect(400);
       expect(res.headers['content-type']).toMatch(/application\/problem\+json/);

@@ -333,7 +333,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     });
   });
 
-  describe('GET /roles?name=', () => {
+  describe('GET /roles?name= and ?search=', () => {
     it("finds a role by its exact name (trimmed) in the caller's tenant only: one item, or an empty page", async () => {
       const role = await createRole();
       const found = (
@@ -354,6 +354,35 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       // Another tenant's role of the same name is not this tenant's.
       expect((await platform.as('ann', 'acme').get(`${BASE}/roles`).query({ name: role.name }).expect(200)).body.items).toEqual([]);
       expect((await admin().get(`${BASE}/roles`).query({ name: ' ' }).expect(400)).body.code).toBe('Validation.Failed');
+    });
+
+    it("?search= keeps the caller's roles whose name contains the text, case-insensitively, paged by name", async () => {
+      const tag = `Srch${++seq}`;
+      const names = [`${tag}-b`, `x-${tag.toLowerCase()}-a`, `${tag}_c`, `${tag}.d`];
+      for (const name of names) await createRole({ name });
+      const search = async (text: string, query: object = {}) =>
+        (
+          await admin()
+            .get(`${BASE}/roles`)
+            .query({ search: text, ...query })
+            .expect(200)
+        ).body as { items: Array<{ name: string }>; totalCount: number };
+      const all = await search(` ${tag.toUpperCase()} `);
+      expect(all.totalCount).toBe(4);
+      expect(all.items.map((r) => r.name).sort()).toEqual([...names].sort());
+      const pages = [await search(tag, { pageSize: 3 }), await search(tag, { pageSize: 3, pageIndex: 1 })];
+      expect(pages.flatMap((p) => p.items.map((r) => r.name))).toEqual(all.items.map((r) => r.name));
+      // `_` is text, not a pattern (no role name may hold `%`); `name` and `search` together must both hold.
+      expect((await search(`${tag}_`)).items.map((r) => r.name)).toEqual([`${tag}_c`]);
+      expect((await search('%')).totalCount).toBe(0);
+      expect((await search(tag, { name: `${tag}-b` })).items.map((r) => r.name)).toEqual([`${tag}-b`]);
+      expect((await search(tag, { name: 'role-1' })).totalCount).toBe(0);
+      // Another tenant sees none of them.
+      expect((await platform.as('ann', 'acme').get(`${BASE}/roles`).query({ search: tag }).expect(200)).body.totalCount).toBe(0);
+      for (const bad of [' ', 's'.repeat(101)]) {
+        const res = await admin().get(`${BASE}/roles`).query({ search: bad }).expect(400);
+        expect([res.body.code, Object.keys(res.body.errors)]).toEqual(['Validation.Failed', ['search']]);
+      }
     });
   });
 
@@ -745,6 +774,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
     const permissionId = CatalogIds.permission(GUARDED_CODE);
     const routes: Array<[string, (c: ReturnType<PolicyTestPlatform['as']>) => request.Test]> = [
       ['GET /roles', (c) => c.get(`${BASE}/roles`)],
+      ['GET /roles?search=', (c) => c.get(`${BASE}/roles?search=role`)],
       ['GET /roles/{id}', (c) => c.get(`${BASE}/roles/${roleId}`)],
       ['GET /roles/{id}/members', (c) => c.get(`${BASE}/roles/${roleId}/members`)],
       ['POST /roles', (c) => c.post(`${BASE}/roles`).send({ name: 'denied-role' })],

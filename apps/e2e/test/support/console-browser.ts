@@ -66,6 +66,14 @@ export class ConsolePlatform {
     );
   }
 
+  /** A client-credentials token of an application of a tenant (`sub` = the client id), holding `scopes`. */
+  applicationToken(clientId: string, tenantId: string, scopes: string[]): string {
+    return signAccessToken(
+      { clientId, tenantId, scopes, ttlSeconds: 3600 },
+      { secret: ensureSigningSecret(this.dataDir), issuer: 'legal-platform', audience: 'legal-platform-api' },
+    );
+  }
+
   /** The platform's API as a user (test setup and checks; the console itself is driven through the page). */
   async api<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
@@ -113,6 +121,11 @@ export class ConsoleBrowser {
   /** A token for any subject of this screen's tenant (or of another one). */
   token(subject: string, tenantId = this.tenantId): string {
     return this.platform.token(subject, tenantId);
+  }
+
+  /** A token of an application of this screen's tenant. */
+  applicationToken(clientId: string, scopes: string[]): string {
+    return this.platform.applicationToken(clientId, this.tenantId, scopes);
   }
 
   api<T>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {

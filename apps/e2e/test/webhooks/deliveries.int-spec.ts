@@ -157,6 +157,16 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
 
     const first = await settledAfter(id, 'flaky-1', 1);
     expect(first).toMatchObject({ status: 'pending', attempt_count: 1 });
+    // Listed as people name it: attempted, failed, due again.
+    const retrying = (await platform.hooks().get(`/api/webhooks/deliveries?subscriptionId=${id}`).expect(200)).body;
+    expect(retrying.items).toEqual([
+      expect.objectContaining({
+        id: first!.id,
+        status: 'retrying',
+        attempts: 1,
+        attemptLog: [expect.objectContaining({ attemptNumber: 1, httpStatusCode: 500 })],
+      }),
+    ]);
     const firstWait = first!.next_attempt_at!.getTime() - clock.now();
     expect(firstWait).toBeGreaterThanOrEqual(4_000);
     expect(firstWait).toBeLessThanOrEqual(5_000);
@@ -191,6 +201,13 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
       [1, 500, 'boom', 'failed'],
     ]);
     expect(page.items[0].latencyMs).toEqual(expect.any(Number));
+    const delivered = (await platform.hooks().get(`/api/webhooks/deliveries/${first!.id}`).expect(200)).body;
+    expect(delivered).toMatchObject({ status: 'delivered', attempts: 3 });
+    expect(delivered.attemptLog.map((a: { attemptNumber: number; outcome: string }) => [a.attemptNumber, a.outcome])).toEqual([
+      [1, 'failed'],
+      [2, 'failed'],
+      [3, 'succeeded'],
+    ]);
   });
 
   it('dead-letters a delivery after 1 + MaxRetries attempts, and replays it with the same delivery id once', async () => {
@@ -205,6 +222,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     const dead = await deliveryOf(id, 'dead-1');
     expect(dead).toMatchObject({ status: 'dead', attempt_count: 3, next_attempt_at: null });
 
+    const listedDead = (await platform.hooks().get(`/api/webhooks/deliveries?subscriptionId=${id}&status=dead`).expect(200)).body;
+    expect(listedDead.items.map((d: { id: string; attemptLog: unknown[] }) => [d.id, d.attemptLog.length])).toEqual([[dead!.id, 3]]);
     const letters = (await platform.hooks().get(`/api/webhooks/dead-letters?subscriptionId=${id}`).expect(200)).body;
     expect(letters).toMatchObject({ totalCount: 1 });
     const [letter] = letters.items;
@@ -296,9 +315,64 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
     expect(verifyStandardWebhook(request!, secret)).toMatchObject({ eventType: 'webhook.ping', payload: { subscriptionId: id, message: 'ping' } });
     expect((await log(id)).items).toHaveLength(2);
     const delivery = (await platform.hooks().get(`/api/webhooks/deliveries/${failed.body.deliveryId}`).expect(200)).body;
-    expect(delivery).toMatchObject({ kind: 'ping', status: 'dead', attempts: 1 });
+    expect(delivery).toMatchObject({
+      kind: 'ping',
+      status: 'dead',
+      attempts: 1,
+      attemptLog: [expect.objectContaining({ httpStatusCode: 418, responseBody: 'teapot' })],
+    });
+    expect((await platform.hooks().get(`/api/webhooks/deliveries/${ok.body.deliveryId}`).expect(200)).body).toMatchObject({ status: 'delivered' });
     expect((await platform.hooks().get(`/api/webhooks/dead-letters?subscriptionId=${id}`).expect(200)).body.totalCount).toBe(0);
     await platform.hooks('ada', 'acme').post(`/api/webhooks/subscriptions/${id}/ping`).expect(404);
+  });
+
+  it('lists the tenant’s deliveries newest first with their status and attempts nested, filtered, never another tenant’s', async () => {
+    const hook = await receiver();
+    const { id } = await subscribe(hook.url('/listed'), ['catalog.*']);
+    await ingest('catalog.item.added', { itemId: 'I-1' }, 'listed-1').expect(202);
+    const delivered = await eventually(
+      () => deliveryOf(id, 'listed-1'),
+      (row) => row?.status === 'succeeded',
+      15_000,
+    );
+    // A delivery not attempted yet (due tomorrow).
+    const waiting = randomUUID();
+    await sql().query(
+      `INSERT INTO "webhooks"."delivery" ("id", "tenant_id", "subscription_id", "event_id", "event_type", "payload", "occurred_at", "next_attempt_at")
+       VALUES ($1, 'default', $2, 'listed-2', 'catalog.item.removed', '{}', now(), now() + interval '1 day')`,
+      [waiting, id],
+    );
+    const list = async (query: string, as = platform.hooks()) => (await as.get(`/api/webhooks/deliveries?${query}`).expect(200)).body;
+    const both = await list(`subscriptionId=${id}`);
+    expect(both).toMatchObject({ totalCount: 2, pageIndex: 0, pageSize: 20 });
+    expect(both.items).toEqual([
+      expect.objectContaining({ id: waiting, status: 'pending', attempts: 0, attemptLog: [], eventType: 'catalog.item.removed' }),
+      expect.objectContaining({
+        id: delivered!.id,
+        status: 'delivered',
+        attempts: 1,
+        attemptLog: [expect.objectContaining({ deliveryId: delivered!.id, attemptNumber: 1, outcome: 'succeeded', httpStatusCode: 204 })],
+      }),
+    ]);
+    expect((await list(`subscriptionId=${id}&status=pending`)).items.map((d: { id: string }) => d.id)).toEqual([waiting]);
+    expect((await list(`subscriptionId=${id}&status=delivered&eventType=catalog.item.added`)).items.map((d: { id: string }) => d.id)).toEqual([delivered!.id]);
+    expect((await list(`subscriptionId=${id}&status=retrying`)).totalCount).toBe(0);
+    expect((await list(`subscriptionId=${id}&pageSize=1&pageIndex=1`)).items.map((d: { id: string }) => d.id)).toEqual([delivered!.id]);
+    // Another tenant sees none of them, by filter or by id.
+    const acme = platform.hooks('ada', 'acme');
+    expect((await list(`subscriptionId=${id}`, acme)).totalCount).toBe(0);
+    expect((await list('eventType=catalog.item.added', acme)).totalCount).toBe(0);
+    expectProblem(await acme.get(`/api/webhooks/deliveries/${delivered!.id}`), 404, 'NotFound');
+    for (const [query, field] of [
+      ['status=succeeded', 'status'],
+      ['subscriptionId=not-a-uuid', 'subscriptionId'],
+      [`eventType=${'e'.repeat(201)}`, 'eventType'],
+      ['pageSize=0', 'pageSize'],
+    ]) {
+      const res = await platform.hooks().get(`/api/webhooks/deliveries?${query}`);
+      expectProblem(res, 400, 'Validation.Failed');
+      expect(Object.keys(res.body.errors)).toEqual([field]);
+    }
   });
 
   it('purges finished deliveries with their attempts and dead letters past the retention, never a pending one', async () => {
@@ -346,6 +420,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: deli
       () => platform.hooks('nobody').post('/api/webhooks/events').send({ eventType: 'ticket.created', payload: {} }),
       () => platform.hooks('nobody').get(`/api/webhooks/subscriptions/${unknown}/deliveries`),
       () => platform.hooks('nobody').get(`/api/webhooks/deliveries/${unknown}`),
+      () => platform.hooks('nobody').get('/api/webhooks/deliveries'),
       () => platform.hooks('nobody').post(`/api/webhooks/subscriptions/${unknown}/ping`),
       () => platform.hooks('nobody').get('/api/webhooks/dead-letters'),
       () => platform.hooks('nobody').get(`/api/webhooks/dead-letters/${unknown}`),

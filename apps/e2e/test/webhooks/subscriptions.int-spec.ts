@@ -388,6 +388,24 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'webhook-dispatcher: subs
     });
   });
 
+  describe('GET /api/webhooks/event-types', () => {
+    it('lists every family a subscription may name, and a subscription takes each family pattern and each known type', async () => {
+      const { body: list } = await as('vera').get('/api/webhooks/event-types').expect(200);
+      expect(list.items.map((f: { module: string }) => f.module)).toEqual(['ticket', 'chat', 'file', 'billing', 'notification', 'catalog', 'case', 'workflow']);
+      expect(list.items[0]).toEqual({ module: 'ticket', pattern: 'ticket.*', source: 'Tickets', knownEventTypes: [] });
+      expect(list.items.find((f: { module: string }) => f.module === 'case')).toMatchObject({ source: 'Case management', knownEventTypes: ['case.created'] });
+      expect(list.patternForms).toEqual(['{module}.*', '{module}.{name}', '*.{name}']);
+      const known = list.items.flatMap((f: { knownEventTypes: string[] }) => f.knownEventTypes);
+      expect(known).toEqual(expect.arrayContaining(['workflow.instance.completed', 'workflow.task.created']));
+      await create({ eventTypes: list.items.map((f: { pattern: string }) => f.pattern) });
+      await create({ eventTypes: known.slice(0, 50) });
+      // The same list for every tenant: it is the platform's.
+      expect((await as('bob', TENANT_B).get('/api/webhooks/event-types').expect(200)).body).toEqual(list);
+      expectProblem(await as('no-view').get('/api/webhooks/event-types'), 403, 'Authorization.Denied');
+      expectProblem(await as('nobody').get('/api/webhooks/event-types'), 403, 'Authorization.Denied');
+    });
+  });
+
   describe('limit per tenant', () => {
     it('refuses the 101st live subscription with 409 Webhook.Subscription.LimitReached, and takes one again after a delete', async () => {
       const tenant = 'wh-limit';

@@ -4,7 +4,7 @@ import { ValidationError } from './domain-error';
 import { FieldProblems } from './field-problems';
 import { permissionCode } from './permission-code';
 import { isTenantId } from './tenant-id';
-import type { CallerKind, TrustedCaller } from './trusted-caller';
+import { CALLER_KINDS, type CallerKind, type TrustedCaller } from './trusted-caller';
 
 /**
  * A decision request the engine refuses to evaluate (unknown action, missing module or resource
@@ -18,7 +18,6 @@ export class InvalidDecisionRequestError extends ValidationError {
   }
 }
 
-const CALLER_KINDS: readonly CallerKind[] = ['user', 'application', 'delegated'];
 const OPTIONAL_RESOURCE_STRINGS = ['resourceId', 'status', 'sensitivity', 'owner', 'officeId'] as const;
 
 function isObject(value: unknown): value is Record<string, unknown> {

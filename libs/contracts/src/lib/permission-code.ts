@@ -9,13 +9,14 @@ export interface PermissionParts {
   action: AuthorizationAction;
 }
 
-const SEGMENT = /^[a-z][a-z0-9-]*$/;
+/** A module or resource segment of a permission code (what a decision request's module and resource type become, lower-cased). */
+export const PERMISSION_SEGMENT = /^[a-z][a-z0-9-]*$/;
 
 export function permissionCode(module: string, resource: string, action: AuthorizationAction): PermissionCode {
   const m = module.toLowerCase();
   const r = resource.toLowerCase();
-  if (!SEGMENT.test(m)) throw new Error(`Invalid module segment "${module}"`);
-  if (!SEGMENT.test(r)) throw new Error(`Invalid resource segment "${resource}"`);
+  if (!PERMISSION_SEGMENT.test(m)) throw new Error(`Invalid module segment "${module}"`);
+  if (!PERMISSION_SEGMENT.test(r)) throw new Error(`Invalid resource segment "${resource}"`);
   if (!isAuthorizationAction(action)) throw new Error(`Invalid action "${String(action)}"`);
   return `${m}.${r}.${action.toLowerCase()}`;
 }
@@ -24,7 +25,7 @@ export function permissionCode(module: string, resource: string, action: Authori
 export function parsePermissionCode(code: string): PermissionParts | null {
   const [module, resource, actionLower, ...extra] = code.split('.');
   if (module === undefined || resource === undefined || actionLower === undefined || extra.length > 0) return null;
-  if (!SEGMENT.test(module) || !SEGMENT.test(resource)) return null;
+  if (!PERMISSION_SEGMENT.test(module) || !PERMISSION_SEGMENT.test(resource)) return null;
   const action = (Object.values(AuthorizationAction) as string[]).find((a) => a.toLowerCase() === actionLower);
   return action ? { module, resource, action: action as AuthorizationAction } : null;
 }

@@ -5,6 +5,7 @@
  * - delegated: a subject acting for another (RFC 8693 `act`); bypasses the decision cache.
  */
 export type CallerKind = 'user' | 'application' | 'delegated';
+export const CALLER_KINDS: readonly CallerKind[] = ['user', 'application', 'delegated'];
 
 export interface TrustedCaller {
   kind: CallerKind;

@@ -6,6 +6,7 @@ export * from './lib/paging';
 export * from './lib/request-timeout';
 export * from './lib/user-policy-throttler';
 export * from './lib/time-window';
+export * from './lib/optional-boolean';
 export * from './lib/redis-throttler-storage';
 export * from './lib/dependency-unavailable';
 export * from './lib/storable-input';

@@ -10,7 +10,7 @@ import { initializeServiceDataSource, serviceDataSourceOptions } from '@lp/platf
 import { createTestDatabase, describeWithServers, TcpOutageProxy, TestDatabase, testRunId, testServerUrls } from '@lp/platform/testing';
 import { request, user } from './decision.fixtures';
 import { DECISION_AUDIT_MIGRATIONS } from '../src/migrations';
-import { DecisionAuditEntry } from '../src/audit/decision-audit-entry';
+import { DecisionAuditEntry, reasonCodeOf } from '../src/audit/decision-audit-entry';
 import { DecisionAuditQuery } from '../src/audit/decision-audit-query';
 import { DecisionAuditRecord } from '../src/audit/decision-audit-record.entity';
 import { AUDIT_REJECTED_FILE, AUDIT_SPOOL_FILE } from '../src/audit/decision-audit-spool';
@@ -29,7 +29,9 @@ function dataSourceFor(url: string): DataSource {
 }
 
 function entry(overrides: Partial<DecisionAuditEntry> = {}): DecisionAuditEntry {
+  const outcome = overrides.outcome ?? 'Permit';
   return {
+    reasonCode: reasonCodeOf({ outcome, reason: overrides.reason }),
     decisionId: randomUUID(),
     decidedAt: new Date(BASE_TIME),
     tenantId: 't1',
@@ -133,12 +135,15 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
         `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'authz_audit' AND tablename = 'decision_audit' ORDER BY indexname`,
       );
       expect(indexes.map((i) => i.indexname)).toEqual([
+        'IX_decision_audit_tenant_caller_kind_decided_at',
+        'IX_decision_audit_tenant_correlation_id',
         'IX_decision_audit_tenant_decided_at',
         'IX_decision_audit_tenant_outcome_decided_at',
         'IX_decision_audit_tenant_subject_decided_at',
         'decision_audit_pkey',
       ]);
-      expect(indexes[0]!.indexdef).toContain('(tenant_id, decided_at DESC)');
+      expect(indexes[2]!.indexdef).toContain('(tenant_id, decided_at DESC)');
+      expect(indexes[1]!.indexdef).toContain('(tenant_id, correlation_id) WHERE (correlation_id IS NOT NULL)');
       const documentTypes = `SELECT column_name AS "column", data_type AS "type" FROM information_schema.columns
         WHERE table_schema = 'authz_audit' AND table_name = 'decision_audit' AND data_type LIKE 'json%' ORDER BY column_name`;
       const documents = (type: string) => ['evaluations', 'resource_facts', 'revisions'].map((column) => ({ column, type }));
@@ -146,6 +151,16 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
 
       const kind = async () => (await ds.query(`SELECT relkind FROM pg_class WHERE oid = to_regclass('authz_audit.decision_audit')`))[0]?.relkind;
       expect(await kind()).toBe('p'); // partitioned by month of decided_at
+
+      // The reason code and its indexes go with their migration, on every partition.
+      const columns = async () =>
+        (await ds.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'authz_audit' AND table_name = 'decision_audit'`)).map(
+          (c: { column_name: string }) => c.column_name,
+        );
+      expect(await columns()).toEqual(expect.arrayContaining(['reason_code', 'reason']));
+      await ds.undoLastMigration({ transaction: 'each' });
+      expect(await columns()).not.toContain('reason_code');
+      expect((await ds.query(`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = 'authz_audit' AND indexname LIKE '%caller_kind%'`))[0].n).toBe(0);
 
       // Rows written before the partitioning survive it, in the month partitions or the default one.
       await ds.undoLastMigration({ transaction: 'each' });
@@ -166,7 +181,8 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       const [{ partition }] = await ds.query(`SELECT tableoid::regclass::text AS partition FROM ${TABLE} WHERE decision_id = $1`, [old[0]!.decisionId]);
       expect(partition).toBe('authz_audit.decision_audit_p201903');
 
-      for (let i = 0; i < 3; i++) await ds.undoLastMigration({ transaction: 'each' });
+      expect(await columns()).toEqual(expect.arrayContaining(['reason_code', 'reason']));
+      for (let i = 0; i < 4; i++) await ds.undoLastMigration({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit') AS t`)).toEqual([{ t: null }]);
       await ds.runMigrations({ transaction: 'each' });
       expect(await ds.query(`SELECT to_regclass('authz_audit.decision_audit')::text AS t`)).toEqual([{ t: 'authz_audit.decision_audit' }]);
@@ -285,6 +301,8 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
         resource_id: 'case-1',
         resource_facts: { status: 'open', amount: 12.5, owner: 'alice' },
         outcome: 'Deny',
+        reason_code: 'AnyDeny',
+        reason: null,
         evaluations: e.evaluations,
         cached: true,
         latency_ms: 1.25,
@@ -628,6 +646,60 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       expect(window.items.map((i) => i.decidedAt)).toEqual([at(5), at(4), at(3)].map((d) => d.toISOString()));
     });
 
+    it('filters by caller kind, client, module, resource type, action, reason code, correlation id and decision id, all together', async () => {
+      const kinds = [
+        entry({
+          tenantId: 't4',
+          callerKind: 'application',
+          subject: 'operations-scheduler',
+          clientId: 'operations-scheduler',
+          module: 'operations',
+          resourceType: 'jobs',
+          action: 'Manage',
+          correlationId: 'job-1',
+        }),
+        entry({
+          tenantId: 't4',
+          callerKind: 'delegated',
+          subject: 'dora',
+          actor: 'dan',
+          action: 'Approve',
+          outcome: 'Deny',
+          reason: 'DelegationNotCovered: not covered',
+          correlationId: 'corr-d',
+        }),
+        entry({ tenantId: 't4', callerKind: 'user', subject: 'ursula', outcome: 'NoMatchingPolicy', correlationId: 'corr-u' }),
+        entry({
+          tenantId: 't2',
+          callerKind: 'application',
+          clientId: 'operations-scheduler',
+          module: 'operations',
+          resourceType: 'jobs',
+          action: 'Manage',
+          correlationId: 'job-1',
+        }),
+      ];
+      const w = writer();
+      for (const e of kinds) void w.record(e);
+      await w.flush();
+      const [app, delegated, person] = kinds.map((e) => e.decisionId);
+      const ids = async (filter: object) => (await query.query({ tenantId: 't4', ...filter, pageIndex: 0, pageSize: 100 })).items.map((i) => i.decisionId);
+      expect(await ids({ callerKind: 'application' })).toEqual([app]);
+      expect(await ids({ callerKind: 'user' })).toEqual([person]);
+      expect(await ids({ clientId: 'operations-scheduler', module: 'operations', resourceType: 'jobs', action: 'Manage' })).toEqual([app]);
+      expect(await ids({ module: 'operations', action: 'View' })).toEqual([]);
+      expect(await ids({ reasonCode: 'DelegationNotCovered' })).toEqual([delegated]);
+      expect(await ids({ reasonCode: 'AllNeutral' })).toEqual([person]);
+      expect(await ids({ correlationId: 'job-1' })).toEqual([app]);
+      expect(await ids({ decisionId: delegated })).toEqual([delegated]);
+      // Another tenant's record is not found by its id.
+      expect(await ids({ decisionId: kinds[3]?.decisionId })).toEqual([]);
+      const [record] = (await query.query({ tenantId: 't4', decisionId: delegated, pageIndex: 0, pageSize: 1 })).items;
+      expect(record).toEqual(
+        expect.objectContaining({ callerKind: 'delegated', actor: 'dan', reasonCode: 'DelegationNotCovered', reason: 'DelegationNotCovered: not covered' }),
+      );
+    });
+
     it('never returns another tenant’s records, whatever the filters', async () => {
       for (const params of [{}, { subject: 'alice' }, { outcome: 'Permit' as const }, { from: at(0), to: at(100) }]) {
         const result = await query.query({ tenantId: 't2', ...params, pageIndex: 0, pageSize: 100 });
@@ -644,6 +716,11 @@ describeWithServers(['postgres'], 'decision audit on PostgreSQL', () => {
       [{ pageSize: 101 }, 'pageSize'],
       [{ outcome: 'Maybe' as DecisionOutcome }, 'outcome'],
       [{ from: 'yesterday' }, 'from'],
+      [{ callerKind: 'robot' as never }, 'callerKind'],
+      [{ action: 'view' as never }, 'action'],
+      [{ reasonCode: 'Because' as never }, 'reasonCode'],
+      [{ decisionId: 'not-a-uuid' }, 'decisionId'],
+      [{ module: 42 as never }, 'module'],
     ])('refuses %j', async (bad, field) => {
       const attempt = query.query({ tenantId: 't1', pageIndex: 0, pageSize: 10, ...bad });
       await expect(attempt).rejects.toThrow(ValidationError);

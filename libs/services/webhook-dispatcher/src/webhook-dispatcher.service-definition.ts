@@ -3,6 +3,7 @@ import { FleetService } from '@lp/contracts';
 import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateWebhookTables1764800000000 } from './migrations/1764800000000-CreateWebhookTables';
+import { DeliveryListIndex1764800000100 } from './migrations/1764800000100-DeliveryListIndex';
 import { WEBHOOK_DISPATCHER_JOBS } from './retention/delivery-retention.jobs';
 import { WEBHOOK_ENTITIES } from './store';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
@@ -21,7 +22,12 @@ export const webhookDispatcherService = defineService({
   database: {
     schema: WEBHOOKS_SCHEMA,
     entities: [...WEBHOOK_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [createMessagingTablesMigration(WEBHOOKS_SCHEMA), createProcessedEventTimeIndexMigration(WEBHOOKS_SCHEMA), CreateWebhookTables1764800000000],
+    migrations: [
+      createMessagingTablesMigration(WEBHOOKS_SCHEMA),
+      createProcessedEventTimeIndexMigration(WEBHOOKS_SCHEMA),
+      CreateWebhookTables1764800000000,
+      DeliveryListIndex1764800000100,
+    ],
   },
   jobs: WEBHOOK_DISPATCHER_JOBS,
   modules: [WebhookDispatcherModule],

@@ -166,7 +166,7 @@ export function accessScreen(run: ConsoleRun): void {
 
     it("shows the form's checks and the API's answers beside the field: role names and a malformed ABAC rule", async () => {
       const page = await openAccess(consoleBrowser.adminToken, 'roles');
-      // The API has no name filter: the screen searches the pages itself.
+      // The API's name search (`GET /roles?search=`), any case.
       await page.getByLabel('Find roles by name').fill('TENANT');
       await page.getByRole('button', { name: 'Find' }).click();
       await page.getByRole('button', { name: 'Show all roles' }).waitFor();
@@ -228,6 +228,15 @@ export function accessScreen(run: ConsoleRun): void {
       await page.getByRole('button', { name: 'Save rule' }).click();
       await page.getByText('Rule “no large refunds” saved.').waitFor();
       expect(await row.getByRole('cell').first().textContent()).toBe('5');
+
+      // A rule opens by its address (`?rule={id}`, read with GET /abac-rules/{ruleId}).
+      const rules = await consoleBrowser.api<{ items: Array<{ id: string; name: string }> }>(consoleBrowser.adminToken, 'GET', '/api/authorization/abac-rules');
+      const ruleId = rules.body.items.find((rule) => rule.name === 'no large refunds')?.id;
+      const linked = await openAccess(consoleBrowser.adminToken, `abac-rules?rule=${ruleId}`);
+      await linked.getByRole('heading', { name: 'Edit rule “no large refunds”' }).waitFor();
+      expect(await linked.getByLabel('Priority').inputValue()).toBe('5');
+      const unknown = await openAccess(consoleBrowser.adminToken, 'abac-rules?rule=00000000-0000-4000-8000-000000000000');
+      await unknown.getByText('This tenant has no ABAC rule with the id in the address').waitFor();
 
       await row.getByRole('button', { name: 'Delete rule no large refunds' }).click();
       await row.getByRole('button', { name: 'Yes, delete' }).click();

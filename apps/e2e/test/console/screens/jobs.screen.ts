@@ -173,6 +173,16 @@ export function jobsScreen(run: ConsoleRun): void {
       await facts.getByText('Stopped', { exact: true }).waitFor();
       await facts.getByText('none (stopped)').waitFor();
       await consoleBrowser.screenshot(page, '45-jobs-stopped');
+      // The list filtered by the API: stopped jobs whose last run succeeded (this one, run just now).
+      await page.getByRole('link', { name: 'All jobs' }).click();
+      await page.getByLabel('State').selectOption('false');
+      await page.getByLabel('Last run').selectOption('succeeded');
+      const stoppedRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: JOB, exact: true }) });
+      await stoppedRow.getByText('Stopped', { exact: true }).waitFor();
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ state: 'false', last: 'succeeded' });
+      expect(new Set(await page.locator('.jobs-table tbody .job-state').allTextContents())).toEqual(new Set(['Stopped']));
+      await stoppedRow.getByRole('link', { name: JOB, exact: true }).click();
+      await page.getByRole('heading', { name: JOB }).waitFor();
       await page.getByRole('button', { name: 'Start' }).click();
       await page.getByRole('button', { name: 'Stop' }).waitFor();
       await facts.getByText('Started', { exact: true }).waitFor();

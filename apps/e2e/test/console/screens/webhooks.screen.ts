@@ -139,7 +139,7 @@ export function webhooksScreen(run: ConsoleRun): void {
       await page.getByRole('button', { name: 'Refresh' }).click();
       const log = page.getByRole('table', { name: /Delivery attempts/ });
       const event = log.locator('tbody', { hasText: 'ticket.created' });
-      await event.getByRole('rowheader').getByText('Succeeded', { exact: true }).waitFor();
+      await event.getByRole('rowheader').getByText('Delivered', { exact: true }).waitFor();
       expect(await event.getByRole('rowheader').textContent()).toContain('1 attempt');
       const attempt = event.getByRole('row').nth(1);
       expect(await attempt.getByRole('cell').allTextContents()).toEqual([
@@ -216,7 +216,7 @@ export function webhooksScreen(run: ConsoleRun): void {
       await page.getByRole('status').filter({ hasText: 'Replayed.' }).waitFor();
 
       await page.getByRole('link', { name: 'Follow it' }).click();
-      await page.getByTestId('delivery-now').getByText('Succeeded').waitFor({ timeout: 15_000 });
+      await page.getByTestId('delivery-now').getByText('Delivered').waitFor({ timeout: 15_000 });
       expect(await page.getByTestId('delivery-now').textContent()).toContain('HTTP 200');
       expect(requestsTo('/billing').map((request) => request.headers['x-webhook-delivery-id'])).toEqual([
         expect.any(String),

@@ -54,6 +54,9 @@ export function whyAuditScreen(run: ConsoleRun): void {
         action: 'View',
       }));
       expect((await consoleBrowser.api(bob, 'POST', `${BASE}/decisions/batch`, { items })).status).toBe(200);
+      // An application of the tenant (decided by its scope): the audit lists it with the services, not with the people.
+      const app = consoleBrowser.applicationToken('reports-app', ['authorization.role.view']);
+      expect((await consoleBrowser.api(app, 'GET', `${BASE}/roles`)).status).toBe(200);
     }, 120_000);
 
     afterAll(async () => {
@@ -173,8 +176,13 @@ export function whyAuditScreen(run: ConsoleRun): void {
         .getByRole('link', { name: /^Explain now/ })
         .click();
       await page.getByRole('heading', { name: 'Why?', level: 1 }).waitFor();
-      expect(new URL(page.url()).search).toBe('?subject=bob&action=View&module=authorization&resourceType=role');
+      const asked = new URL(page.url()).searchParams;
+      expect([...asked.keys()]).toEqual(['subject', 'action', 'module', 'resourceType', 'decision']);
+      expect(new URL(page.url()).search).toMatch(/^\?subject=bob&action=View&module=authorization&resourceType=role&decision=[0-9a-f-]{36}$/);
+      // Today's answer beside the record (GET /permission-audit/decisions/{id}): refused then, permitted now.
       await showing(page.getByTestId('saved-outcome'), 'Permit');
+      await showing(page.getByTestId('recorded-outcome'), 'NoMatchingPolicy');
+      expect(await page.getByTestId('recorded').textContent()).toContain('nothing applied');
       expect(await page.getByLabel('Subject', { exact: true }).inputValue()).toBe('bob');
 
       // The policy change log: the assignment, with who made it.
@@ -190,6 +198,25 @@ export function whyAuditScreen(run: ConsoleRun): void {
       await showing(page.getByRole('navigation', { name: 'Policy changes pages' }), '1 in all', true);
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '24-audit-changes');
+    });
+
+    it("shows people's decisions by default and the services' with the switch", async () => {
+      await eventually(
+        async () => (await consoleBrowser.api<{ totalCount: number }>(admin, 'GET', `${BASE}/permission-audit/decisions?clientId=reports-app`)).body.totalCount,
+        (count) => count >= 1,
+        10_000,
+      );
+      const page = await consoleBrowser.signIn(admin, '/console/audit');
+      const rows = page.getByTestId('decision-row');
+      await rows.first().waitFor();
+      expect(await page.getByRole('radio', { name: 'People' }).isChecked()).toBe(true);
+      expect(await rows.locator(':scope > td:nth-child(2)').allTextContents()).not.toContain('reports-app (application reports-app)');
+      await page.getByRole('radio', { name: 'Services and applications' }).check();
+      await showing(rows.first().locator(':scope > td:nth-child(2)'), 'reports-app (application reports-app)');
+      expect(new Set(await rows.locator(':scope > td:nth-child(2)').allTextContents())).toEqual(new Set(['reports-app (application reports-app)']));
+      expect(new URL(page.url()).searchParams.get('callerKind')).toBe('application');
+      expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+      await consoleBrowser.screenshot(page, '27-audit-services');
     });
 
     it("explains the signed-in admin's own live decision: the merge, every evaluator's inputs (its tenant-admin role for RBAC), the DataScope", async () => {

@@ -1,10 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { CORRELATION_ID_PATTERN } from '@lp/contracts';
 
 export const CORRELATION_HEADER = 'x-correlation-id';
 
 const storage = new AsyncLocalStorage<{ correlationId: string }>();
-const VALID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The correlation id of the work in progress, carried HTTP → AMQP headers → logs. Kept in
@@ -20,6 +20,6 @@ export const CorrelationContext = {
   },
   /** A client-supplied id is kept when it is a sane token; otherwise a new one is generated. */
   accept(candidate: string | undefined | null): string {
-    return candidate && VALID.test(candidate) ? candidate : randomUUID();
+    return candidate && CORRELATION_ID_PATTERN.test(candidate) ? candidate : randomUUID();
   },
 };

@@ -1,5 +1,5 @@
-import type { CallerKind, DecisionOutcome, DecisionRequest, DecisionResult } from '@lp/contracts';
-import type { AuditedEvaluation, AuditedResourceFacts } from '@lp/contracts';
+import { DECISION_REASON_CODES } from '@lp/contracts';
+import type { AuditedEvaluation, AuditedResourceFacts, CallerKind, DecisionOutcome, DecisionReasonCode, DecisionRequest, DecisionResult } from '@lp/contracts';
 
 /** What the decision service hands to `DecisionAuditWriter.record` for every decision. */
 export interface DecisionAuditEntry {
@@ -16,12 +16,29 @@ export interface DecisionAuditEntry {
   resourceId?: string;
   resourceFacts: AuditedResourceFacts;
   outcome: DecisionOutcome;
+  reasonCode: DecisionReasonCode;
+  reason?: string;
   evaluations: AuditedEvaluation[];
   cached: boolean;
   latencyMs: number;
   correlationId?: string;
   revisions?: Record<string, number>;
   failure?: string;
+}
+
+const REFUSAL_CODES: ReadonlySet<string> = new Set(DECISION_REASON_CODES);
+
+/**
+ * The merge rule behind a result: a refusal over the evaluators says which in its `reason`
+ * (`{rule}: {why}`); otherwise the outcome names it (a Deny is always an evaluator's, since the
+ * refusals all carry a reason). So the audit keeps the rule without the reply or the cache carrying it.
+ */
+export function reasonCodeOf(result: Pick<DecisionResult, 'outcome' | 'reason'>): DecisionReasonCode {
+  if (result.reason !== undefined) {
+    const code = result.reason.slice(0, result.reason.indexOf(':'));
+    if (REFUSAL_CODES.has(code)) return code as DecisionReasonCode;
+  }
+  return result.outcome === 'Permit' ? 'AnyAllow' : result.outcome === 'NoMatchingPolicy' ? 'AllNeutral' : 'AnyDeny';
 }
 
 /** The audit entry of one answered decision (computed or from the cache). */
@@ -51,6 +68,8 @@ export function decisionAuditEntry(
     resourceId: resource.resourceId,
     resourceFacts: facts,
     outcome: result.outcome,
+    reasonCode: reasonCodeOf(result),
+    reason: result.reason,
     evaluations: result.evaluations.map(({ evaluator, verdict, reason }) => ({ evaluator, verdict, reason })),
     cached: result.cached,
     latencyMs: measured.latencyMs,
@@ -114,6 +133,8 @@ const AUDIT_COLUMNS = [
   ['resource_id', 'resourceId', 'text'],
   ['resource_facts', 'resourceFacts', 'json'],
   ['outcome', 'outcome', 'text'],
+  ['reason_code', 'reasonCode', 'text'],
+  ['reason', 'reason', 'text'],
   ['evaluations', 'evaluations', 'json'],
   ['cached', 'cached', 'boolean'],
   ['latency_ms', 'latencyMs', 'real'],

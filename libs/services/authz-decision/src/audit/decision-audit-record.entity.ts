@@ -1,4 +1,4 @@
-import type { AuditedEvaluation, AuditedResourceFacts, CallerKind, DecisionOutcome } from '@lp/contracts';
+import type { AuditedEvaluation, AuditedResourceFacts, CallerKind, DecisionOutcome, DecisionReasonCode } from '@lp/contracts';
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
 /**
@@ -50,6 +50,14 @@ export class DecisionAuditRecord {
 
   @Column({ type: 'text' })
   outcome!: DecisionOutcome;
+
+  /** The merge rule that decided (`reasonCodeOf`); null on records written before it was kept. */
+  @Column({ name: 'reason_code', type: 'text', nullable: true })
+  reasonCode!: DecisionReasonCode | null;
+
+  /** The merge's refusal when no evaluator denied (`DelegationNotCovered: …`). */
+  @Column({ type: 'text', nullable: true })
+  reason!: string | null;
 
   @Column({ type: 'json' })
   evaluations!: AuditedEvaluation[];

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import type { CaseStatus, CaseType, DataScope } from '@lp/contracts';
 import { applyDataScope } from '@lp/authz-guard';
+import { likeLiteral } from '@lp/platform/persistence';
 import { LitigationCaseEntity } from '../store';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -11,11 +12,6 @@ export interface CaseFilter {
   status?: CaseStatus;
   caseType?: CaseType;
   search?: string;
-}
-
-/** `%`, `_` and `\` in a search are text, not patterns. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /**

@@ -1,13 +1,22 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import { JobDeclaration } from '@lp/contracts';
-import { JobDefinitionEntity, JobExecutionEntity } from '../store';
+import { containsPattern } from '@lp/platform/persistence';
+import { JobDefinitionEntity, JobExecutionEntity, JobExecutionStatus } from '../store';
 import { nextTick, StoredSchedule, storedScheduleOf } from './job-schedule';
 
 /** A definition with its latest run, as the job list shows it. */
 export interface JobDefinitionWithLastRun {
   definition: JobDefinitionEntity;
   lastRun: JobExecutionEntity | null;
+}
+
+/** The filters of the job list; `lastRunStatus: 'none'` keeps the jobs that never ran. */
+export interface JobListFilter {
+  search?: string;
+  source?: string;
+  enabled?: boolean;
+  lastRunStatus?: JobExecutionStatus | 'none';
 }
 
 /** A tick the scheduler claimed: the definition as it was, and the tick it is to run for. */
@@ -35,8 +44,42 @@ export class JobDefinitionRepository {
 
   async list(): Promise<JobDefinitionWithLastRun[]> {
     const definitions = await this.dataSource.getRepository(JobDefinitionEntity).find({ where: { deletedAt: IsNull() }, order: { jobName: 'ASC' } });
+    return this.withLastRuns(definitions);
+  }
+
+  /**
+   * One page of the live definitions, by JobName, with the filters of `GET /jobs` (all must hold).
+   * The latest-run filter reads each job's newest execution through the (job_name, started_at DESC,
+   * id DESC) index, the same row `lastRun` shows.
+   */
+  async page(filter: JobListFilter, window: { skip: number; take: number }): Promise<[JobDefinitionWithLastRun[], number]> {
+    const query = this.dataSource.getRepository(JobDefinitionEntity).createQueryBuilder('d').where('d.deletedAt IS NULL');
+    if (filter.search !== undefined) {
+      query.andWhere(`(d."job_name" ILIKE :search ESCAPE '\\' OR d."description" ILIKE :search ESCAPE '\\')`, { search: containsPattern(filter.search) });
+    }
+    if (filter.source !== undefined) query.andWhere('d.source = :source', { source: filter.source });
+    if (filter.enabled !== undefined) query.andWhere('d.enabled = :enabled', { enabled: filter.enabled });
+    if (filter.lastRunStatus === 'none') {
+      query.andWhere(`NOT EXISTS (SELECT 1 FROM "ops"."job_execution" e WHERE e."job_name" = d."job_name")`);
+    } else if (filter.lastRunStatus !== undefined) {
+      query.andWhere(
+        `(SELECT e."status" FROM "ops"."job_execution" e WHERE e."job_name" = d."job_name" ORDER BY e."started_at" DESC, e."id" DESC LIMIT 1) = :lastRunStatus`,
+        { lastRunStatus: filter.lastRunStatus },
+      );
+    }
+    const [definitions, totalCount] = await query.orderBy('d.jobName', 'ASC').skip(window.skip).take(window.take).getManyAndCount();
+    return [await this.withLastRuns(definitions), totalCount];
+  }
+
+  /** One live definition with its latest run; null when there is none under that name. */
+  async findWithLastRun(jobName: string): Promise<JobDefinitionWithLastRun | null> {
+    const definition = await this.find(jobName);
+    return definition && { definition, lastRun: await this.lastRunOf(jobName) };
+  }
+
+  /** The latest run of each job in one query (DISTINCT ON over the (job_name, started_at) index). */
+  private async withLastRuns(definitions: JobDefinitionEntity[]): Promise<JobDefinitionWithLastRun[]> {
     if (definitions.length === 0) return [];
-    // The latest run of each job in one query (DISTINCT ON over the (job_name, started_at) index).
     const lastRuns = await this.dataSource
       .getRepository(JobExecutionEntity)
       .createQueryBuilder('e')

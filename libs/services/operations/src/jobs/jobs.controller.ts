@@ -5,7 +5,8 @@ import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { PageQuery } from '@lp/platform/http';
 import { JobExecutionPage } from './dto/job-execution.response';
-import { JobScheduleEntryResponse } from './dto/job-schedule-entry.response';
+import { JobScheduleEntryResponse, JobSchedulePage } from './dto/job-schedule-entry.response';
+import { ListJobsQuery } from './dto/list-jobs.query';
 import { UpdateJobScheduleDto } from './dto/update-job-schedule.dto';
 import { JobsService, ManualRunResponse } from './jobs.service';
 
@@ -21,9 +22,16 @@ export class JobsController {
 
   @Get()
   @Authorize(view)
-  @ApiOkResponse({ type: [JobScheduleEntryResponse], description: 'Every job of the fleet, sorted by JobName, with its effective schedule.' })
-  list(): Promise<JobScheduleEntryResponse[]> {
-    return this.jobs.list();
+  @ApiOkResponse({ type: JobSchedulePage, description: "The fleet's jobs, sorted by JobName, with their effective schedule; the filters must all hold." })
+  list(@Query() query: ListJobsQuery): Promise<JobSchedulePage> {
+    return this.jobs.page(query);
+  }
+
+  @Get(':jobName')
+  @Authorize(view)
+  @ApiOkResponse({ type: JobScheduleEntryResponse, description: 'One job as the list shows it; 404 NotFound for an unknown or soft-deleted JobName.' })
+  get(@Param('jobName') jobName: string): Promise<JobScheduleEntryResponse> {
+    return this.jobs.get(jobName);
   }
 
   @Put(':jobName')

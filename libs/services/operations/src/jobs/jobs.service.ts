@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JobRunResult, TrustedCaller } from '@lp/contracts';
-import { Page } from '@lp/platform/http';
+import { Page, pageOf, pageWindow } from '@lp/platform/http';
 import { CorrelationContext } from '@lp/platform/observability';
 import { JobDefinitionEntity } from '../store';
 import { JobExecutionResponse } from './dto/job-execution.response';
 import { JobScheduleEntryResponse } from './dto/job-schedule-entry.response';
+import { ListJobsQuery } from './dto/list-jobs.query';
 import { UpdateJobScheduleDto } from './dto/update-job-schedule.dto';
 import { JobDefinitionRepository } from './job-definition.repository';
 import { JobExecutionAudit } from './job-execution-audit';
@@ -35,8 +36,27 @@ export class JobsService {
     private readonly runner: JobRunner,
   ) {}
 
+  /** Every live job (the RPC `operations.jobs.list`, for the MCP gateway's `list_jobs`). */
   async list(): Promise<JobScheduleEntryResponse[]> {
     return (await this.definitions.list()).map(({ definition, lastRun }) => scheduleEntryOf(definition, lastRun));
+  }
+
+  /** A page of the live jobs, by JobName, filtered (`GET /jobs`). */
+  async page(query: ListJobsQuery): Promise<Page<JobScheduleEntryResponse>> {
+    const { search, source, enabled, lastRunStatus } = query;
+    const [rows, totalCount] = await this.definitions.page({ search, source, enabled, lastRunStatus }, pageWindow(query));
+    return pageOf(
+      rows.map(({ definition, lastRun }) => scheduleEntryOf(definition, lastRun)),
+      totalCount,
+      query,
+    );
+  }
+
+  /** One live job (`GET /jobs/{jobName}`); a soft-deleted one is 404 like an unknown one. */
+  async get(jobName: string): Promise<JobScheduleEntryResponse> {
+    const found = await this.definitions.findWithLastRun(jobName);
+    if (!found) throw new JobNotFoundError(jobName);
+    return scheduleEntryOf(found.definition, found.lastRun);
   }
 
   /** Replaces cron, interval and Enabled at once; nothing is written on any error. */

@@ -15,6 +15,12 @@ export class AbacRuleRepository {
     return this.rules.findAndCount({ where: { tenantId }, order: { priority: 'ASC', id: 'ASC' }, ...pageWindow(page) });
   }
 
+  /** One rule of the tenant, or null: a malformed id is simply unknown, like another tenant's. */
+  find(tenantId: string, ruleId: string): Promise<AbacRuleEntity | null> {
+    if (!UUID.test(ruleId)) return Promise.resolve(null);
+    return this.rules.findOneBy({ id: ruleId, tenantId });
+  }
+
   /**
    * One rule of the tenant, locked for the change, inside the change's transaction. A malformed id
    * is simply unknown, like another tenant's.

@@ -22,6 +22,13 @@ export class AbacRulesController {
     return this.rules.list(caller.tenantId, page);
   }
 
+  @Get(':ruleId')
+  @Authorize({ module: 'authorization', resource: 'abac-rule', action: AuthorizationAction.View })
+  @ApiOkResponse({ type: AbacRuleResponse, description: "One rule in the list's shape; 404 NotFound for an unknown, malformed or other tenant's id." })
+  get(@Caller() caller: TrustedCaller, @Param('ruleId') ruleId: string): Promise<AbacRuleResponse> {
+    return this.rules.get(caller.tenantId, ruleId);
+  }
+
   @Post()
   @Authorize({ module: 'authorization', resource: 'abac-rule', action: AuthorizationAction.Create })
   @ApiCreatedResponse({ type: AbacRuleResponse })

@@ -37,6 +37,12 @@ export class AbacRulesService {
     return pageOf(rows.map(AbacRuleResponse.of), total, page);
   }
 
+  async get(tenantId: string, ruleId: string): Promise<AbacRuleResponse> {
+    const rule = await this.repository.find(tenantId, ruleId);
+    if (!rule) throw new AbacRuleNotFoundError(ruleId);
+    return AbacRuleResponse.of(rule);
+  }
+
   create(caller: TrustedCaller, body: SaveAbacRuleDto): Promise<AbacRuleResponse> {
     return this.changes.apply(caller, async (tx) => {
       const inserted = await tx.manager.save(AbacRuleEntity, tx.manager.create(AbacRuleEntity, { tenantId: caller.tenantId, ...columnsOf(body) }));

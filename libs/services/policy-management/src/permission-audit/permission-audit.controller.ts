@@ -1,10 +1,10 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, GovernanceResources, TrustedCaller } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
 import { Authorize } from '@lp/authz-guard';
 import { DecisionAuditQuery } from './dto/decision-audit.query';
-import { DecisionAuditPage, PolicyChangePage } from './dto/permission-audit.response';
+import { DecisionAuditItemResponse, DecisionAuditPage, PolicyChangePage } from './dto/permission-audit.response';
 import { PolicyChangeQuery } from './dto/policy-change.query';
 import { PermissionAuditService } from './permission-audit.service';
 
@@ -22,6 +22,14 @@ export class PermissionAuditController {
   @ApiOkResponse({ type: DecisionAuditPage })
   decisions(@Caller() caller: TrustedCaller, @Query() query: DecisionAuditQuery) {
     return this.audit.decisions(caller, query);
+  }
+
+  @Get('decisions/:decisionId')
+  @Authorize(VIEW)
+  @ApiOperation({ summary: "One decision of the tenant, as the list shows it; 404 NotFound for an unknown, malformed or other tenant's id" })
+  @ApiOkResponse({ type: DecisionAuditItemResponse })
+  decision(@Caller() caller: TrustedCaller, @Param('decisionId') decisionId: string) {
+    return this.audit.decision(caller, decisionId);
   }
 
   @Get('changes')

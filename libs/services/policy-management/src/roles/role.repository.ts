@@ -2,13 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { PageQuery, pageWindow } from '@lp/platform/http';
+import { containsPattern } from '@lp/platform/persistence';
 import { RoleEntity } from '../policy-store/entities/role.entity';
 import { UserRoleEntity } from '../policy-store/entities/user-role.entity';
-
-/** `%`, `_` and `\` in a search are text, not patterns. */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 @Injectable()
 export class RoleRepository {
@@ -17,10 +13,16 @@ export class RoleRepository {
     @InjectRepository(UserRoleEntity) private readonly bindings: Repository<UserRoleEntity>,
   ) {}
 
-  /** Every query is bound to one tenant: another tenant's roles behave as if they did not exist. */
-  list(tenantId: string, query: PageQuery & { name?: string }): Promise<[RoleEntity[], number]> {
-    const where = query.name === undefined ? { tenantId } : { tenantId, name: query.name };
-    return this.roles.findAndCount({ where, order: { name: 'ASC' }, ...pageWindow(query) });
+  /**
+   * Every query is bound to one tenant: another tenant's roles behave as if they did not exist.
+   * `name` is exact; `search` a case-insensitive "contains" on the name; both may be given.
+   */
+  list(tenantId: string, query: PageQuery & { name?: string; search?: string }): Promise<[RoleEntity[], number]> {
+    const q = this.roles.createQueryBuilder('r').where('r.tenantId = :tenantId', { tenantId });
+    if (query.name !== undefined) q.andWhere('r.name = :name', { name: query.name });
+    if (query.search !== undefined) q.andWhere(`r.name ILIKE :search ESCAPE '\\'`, { search: containsPattern(query.search) });
+    const { skip, take } = pageWindow(query);
+    return q.orderBy('r.name', 'ASC').offset(skip).limit(take).getManyAndCount();
   }
 
   /** The role `id` of the tenant, or null (`id` must already be a UUID). */
@@ -35,7 +37,7 @@ export class RoleRepository {
    */
   members(tenantId: string, roleId: string, search: string | undefined, page: PageQuery): Promise<[UserRoleEntity[], number]> {
     const q = this.bindings.createQueryBuilder('ur').where('ur.tenantId = :tenantId', { tenantId }).andWhere('ur.roleId = :roleId', { roleId });
-    if (search !== undefined) q.andWhere(`ur.subject ILIKE :search ESCAPE '\\'`, { search: `%${likeLiteral(search)}%` });
+    if (search !== undefined) q.andWhere(`ur.subject ILIKE :search ESCAPE '\\'`, { search: containsPattern(search) });
     const { skip, take } = pageWindow(page);
     return q.orderBy('ur.subject', 'ASC').offset(skip).limit(take).getManyAndCount();
   }

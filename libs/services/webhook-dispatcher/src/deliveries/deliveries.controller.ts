@@ -5,9 +5,10 @@ import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DeliveriesService } from './deliveries.service';
-import { DeliveryLogRepository, deliveryOf } from './delivery-log.repository';
-import { DeliveryAttemptPage, DeliveryAttemptResponse, DeliveryResponse, PingResponse } from './dto/delivery.responses';
+import { DeliveryLogRepository } from './delivery-log.repository';
+import { DeliveryAttemptPage, DeliveryAttemptResponse, DeliveryPage, DeliveryResponse, PingResponse } from './dto/delivery.responses';
 import { ListDeliveryAttemptsQuery } from './dto/list-dead-letters.query';
+import { ListDeliveriesQuery } from './dto/list-deliveries.query';
 
 const DELIVERY = { module: 'webhooks', resource: 'delivery' } as const;
 
@@ -32,14 +33,23 @@ export class DeliveriesController {
     return this.log.attempts(caller.tenantId, id, { deliveryId: query.deliveryId }, query);
   }
 
+  @Get('deliveries')
+  @Authorize({ ...DELIVERY, action: AuthorizationAction.View })
+  @ApiOkResponse({ type: DeliveryPage, description: 'The tenant’s deliveries, newest first, each with its status and its attempts nested; never a secret.' })
+  @ApiForbiddenResponse({ description: 'Authorization.Denied' })
+  deliveryList(@Caller() caller: TrustedCaller, @Query() query: ListDeliveriesQuery): Promise<Page<DeliveryResponse>> {
+    const { subscriptionId, status, eventType } = query;
+    return this.log.deliveries(caller.tenantId, { subscriptionId, status, eventType }, query);
+  }
+
   @Get('deliveries/:id')
   @Authorize({ ...DELIVERY, action: AuthorizationAction.View })
   @ApiOkResponse({ type: DeliveryResponse })
   @ApiNotFoundResponse({ description: 'NotFound' })
   async delivery(@Caller() caller: TrustedCaller, @Param('id') id: string): Promise<DeliveryResponse> {
-    const row = await this.log.delivery(caller.tenantId, id);
-    if (!row) throw new NotFoundError('Webhook delivery');
-    return deliveryOf(row);
+    const delivery = await this.log.delivery(caller.tenantId, id);
+    if (!delivery) throw new NotFoundError('Webhook delivery');
+    return delivery;
   }
 
   @Post('subscriptions/:id/ping')

@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useSearchParams } from 'react-router';
 import { useSession } from '../../api/session';
 import { Busy, Pager, ProblemMessage } from '../../ui/kit';
-import { AbacCondition, AbacRule, accessKeys, createAbacRule, deleteAbacRule, listAbacRules, SaveAbacRule, updateAbacRule } from './access-api';
+import { AbacCondition, AbacRule, accessKeys, createAbacRule, deleteAbacRule, getAbacRule, listAbacRules, SaveAbacRule, updateAbacRule } from './access-api';
 import { AbacRuleForm } from './abac-rule-form';
 import { draftOf } from './abac-rule-validation';
 import { ConfirmButton } from './confirm-button';
@@ -26,14 +26,16 @@ function describeScope(rule: AbacRule): string {
 
 /**
  * The tenant's ABAC rules in evaluation order (priority ascending), paged; a form to create one or
- * replace one (`PUT` replaces the whole rule), and deletion.
+ * replace one (`PUT` replaces the whole rule), and deletion. The rule being edited is in the address
+ * (`?rule={id}`) and read by id (`GET /abac-rules/{ruleId}`), so a link opens it on any page.
  */
 export function AbacRulesTab() {
   const { api, canAny } = useSession();
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const pageIndex = Math.max(0, Number(params.get('page') ?? 0) || 0);
-  const [editing, setEditing] = useState<Editing>();
+  const ruleId = params.get('rule') ?? '';
+  const [creating, setCreating] = useState(false);
   const [notice, setNotice] = useState<string>();
   const opener = useRef<HTMLElement | null>(null);
 
@@ -42,15 +44,30 @@ export function AbacRulesTab() {
     queryFn: ({ signal }) => listAbacRules(api, pageIndex, signal),
     placeholderData: keepPreviousData,
   });
+  const opened = useQuery({
+    queryKey: accessKeys.abacRule(ruleId),
+    queryFn: ({ signal }) => getAbacRule(api, ruleId, signal),
+    enabled: ruleId !== '' && !creating,
+  });
+  const editing: Editing | undefined = creating ? { mode: 'create' } : opened.data ? { mode: 'update', rule: opened.data } : undefined;
 
+  const setRule = (id: string | undefined) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (id) next.set('rule', id);
+      else next.delete('rule');
+      return next;
+    });
   const open = (next: Editing) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setNotice(undefined);
     save.reset();
-    setEditing(next);
+    setCreating(next.mode === 'create');
+    setRule(next.mode === 'update' ? next.rule.id : undefined);
   };
   const close = () => {
-    setEditing(undefined);
+    setCreating(false);
+    setRule(undefined);
     const back = opener.current;
     requestAnimationFrame(() => {
       if (back?.isConnected) back.focus();
@@ -95,6 +112,13 @@ export function AbacRulesTab() {
       <p className="field-help">
         Tried in order of priority; the first rule that applies and whose conditions all hold allows or denies. A Deny overrides any role.
       </p>
+      {opened.isPending && ruleId !== '' && !creating && <Busy label="Loading the rule…" />}
+      <ProblemMessage error={opened.error} title="The rule could not be read" />
+      {opened.data === null && (
+        <p className="notice" role="note">
+          This tenant has no ABAC rule with the id in the address (it may have been deleted).
+        </p>
+      )}
       {editing && (
         <div className="access-card">
           <h3>{editing.mode === 'create' ? 'New ABAC rule' : `Edit rule “${editing.rule.name}”`}</h3>

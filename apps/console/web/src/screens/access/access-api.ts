@@ -10,7 +10,7 @@ export const BASE = '/api/authorization';
 
 /** Page size of the screen's lists; the API takes 1..100. */
 export const PAGE_SIZE = 20;
-/** Page size when the screen needs a whole list (a role's permissions, every role for a name search). */
+/** Page size when the screen needs a whole list (a role's permissions). */
 const FULL_PAGE = 100;
 /** Bound on the pages read to gather a whole list (100 × 50 = 5 000 rows): the screen never loops on. */
 const MAX_PAGES = 50;
@@ -110,8 +110,7 @@ export interface SaveAbacRule {
 export const accessKeys = {
   all: ['access'] as const,
   roles: () => ['access', 'roles'] as const,
-  rolePage: (pageIndex: number) => ['access', 'roles', 'page', pageIndex] as const,
-  roleSearch: (text: string) => ['access', 'roles', 'search', text] as const,
+  rolePage: (pageIndex: number, search: string) => ['access', 'roles', 'page', pageIndex, search] as const,
   role: (roleId: string) => ['access', 'roles', 'one', roleId] as const,
   rolePermissions: (roleId: string) => ['access', 'role-permissions', roleId] as const,
   permissionTree: () => ['access', 'permission-tree'] as const,
@@ -120,6 +119,7 @@ export const accessKeys = {
   features: () => ['access', 'features'] as const,
   abacRules: () => ['access', 'abac-rules'] as const,
   abacRulePage: (pageIndex: number) => ['access', 'abac-rules', pageIndex] as const,
+  abacRule: (ruleId: string) => ['access', 'abac-rules', 'one', ruleId] as const,
 };
 
 /** A path segment of a user-supplied value (subject ids may hold anything but control characters). */
@@ -140,8 +140,9 @@ export async function readAll<T>(api: ApiClient, path: string, signal?: AbortSig
   return { items, totalCount, complete: items.length >= totalCount };
 }
 
-export function listRoles(api: ApiClient, pageIndex: number, signal?: AbortSignal): Promise<Page<Role>> {
-  return api.get<Page<Role>>(`${BASE}/roles`, { pageIndex, pageSize: PAGE_SIZE }, signal);
+/** A page of the tenant's roles by name; `search` keeps those whose name contains it (case-insensitive, the API's `?search=`). */
+export function listRoles(api: ApiClient, pageIndex: number, search: string, signal?: AbortSignal): Promise<Page<Role>> {
+  return api.get<Page<Role>>(`${BASE}/roles`, { pageIndex, pageSize: PAGE_SIZE, search: search.trim() || undefined }, signal);
 }
 
 /** One role by id (`GET /roles/{roleId}`); `null` when the tenant has no such role (the API's 404). */
@@ -152,13 +153,6 @@ export async function getRole(api: ApiClient, roleId: string, signal?: AbortSign
     if (error instanceof ApiProblem && error.status === 404) return null;
     throw error;
   }
-}
-
-/** Roles whose name contains `text` (case-insensitive): the API has no name filter, so all pages are read. */
-export async function searchRoles(api: ApiClient, text: string, signal?: AbortSignal): Promise<{ items: Role[]; complete: boolean }> {
-  const { items, complete } = await readAll<Role>(api, `${BASE}/roles`, signal);
-  const wanted = text.trim().toLocaleLowerCase();
-  return { items: items.filter((role) => role.name.toLocaleLowerCase().includes(wanted)), complete };
 }
 
 export function createRole(api: ApiClient, body: SaveRole): Promise<Role> {
@@ -216,6 +210,16 @@ export function clearFeatureOverride(api: ApiClient, code: string): Promise<void
 
 export function listAbacRules(api: ApiClient, pageIndex: number, signal?: AbortSignal): Promise<Page<AbacRule>> {
   return api.get<Page<AbacRule>>(`${BASE}/abac-rules`, { pageIndex, pageSize: PAGE_SIZE }, signal);
+}
+
+/** One rule by id (`GET /abac-rules/{ruleId}`); `null` when the tenant has no such rule (the API's 404). */
+export async function getAbacRule(api: ApiClient, ruleId: string, signal?: AbortSignal): Promise<AbacRule | null> {
+  try {
+    return await api.get<AbacRule>(`${BASE}/abac-rules/${segment(ruleId)}`, undefined, signal);
+  } catch (error) {
+    if (error instanceof ApiProblem && error.status === 404) return null;
+    throw error;
+  }
 }
 
 export function createAbacRule(api: ApiClient, body: SaveAbacRule): Promise<AbacRule> {

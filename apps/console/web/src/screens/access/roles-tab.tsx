@@ -1,10 +1,9 @@
 import { FormEvent, useEffect, useRef, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import type { Page } from '../../api/client';
 import { useSession } from '../../api/session';
 import { Busy, formatTime, Pager, ProblemMessage } from '../../ui/kit';
-import { accessKeys, createRole, deleteRole, listRoles, PAGE_SIZE, Role, SaveRole, searchRoles } from './access-api';
+import { accessKeys, createRole, deleteRole, listRoles, Role, SaveRole } from './access-api';
 import { ConfirmButton } from './confirm-button';
 import { RoleForm } from './role-form';
 
@@ -27,15 +26,9 @@ export function RolesTab() {
   useEffect(() => setSearchText(search), [search]);
 
   const page = useQuery({
-    queryKey: accessKeys.rolePage(pageIndex),
-    queryFn: ({ signal }) => listRoles(api, pageIndex, signal),
-    enabled: search === '',
+    queryKey: accessKeys.rolePage(pageIndex, search),
+    queryFn: ({ signal }) => listRoles(api, pageIndex, search, signal),
     placeholderData: keepPreviousData,
-  });
-  const found = useQuery({
-    queryKey: accessKeys.roleSearch(search),
-    queryFn: ({ signal }) => searchRoles(api, search, signal),
-    enabled: search !== '',
   });
 
   const create = useMutation({
@@ -76,17 +69,9 @@ export function RolesTab() {
     requestAnimationFrame(() => newRoleButton.current?.focus());
   };
 
-  const shown: Page<Role> | undefined =
-    search === ''
-      ? page.data
-      : found.data && {
-          items: found.data.items.slice(pageIndex * PAGE_SIZE, (pageIndex + 1) * PAGE_SIZE),
-          pageIndex,
-          pageSize: PAGE_SIZE,
-          totalCount: found.data.items.length,
-        };
-  const loading = search === '' ? page.isPending : found.isPending;
-  const error = search === '' ? page.error : found.error;
+  const shown = page.data;
+  const loading = page.isPending;
+  const error = page.error;
 
   return (
     <section aria-labelledby="roles-heading">
@@ -126,11 +111,6 @@ export function RolesTab() {
       {loading && <Busy label={search ? `Looking for roles named like “${search}”…` : 'Loading roles…'} />}
       <ProblemMessage error={error} title="The roles could not be read" />
       <ProblemMessage error={remove.error} title="The role was not deleted" />
-      {found.data && !found.data.complete && (
-        <p className="notice" role="note">
-          Only the first 5 000 roles were searched.
-        </p>
-      )}
       {shown && (
         <>
           <table className="access-table">

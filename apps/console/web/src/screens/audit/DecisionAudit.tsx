@@ -6,12 +6,31 @@ import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { EvaluationsTable, outcomeClass } from '../why/DecisionPanel';
 import { whyLink } from '../why/question';
-import { AuditedDecision, DECISIONS, OUTCOMES } from './audit-api';
+import { ACTIONS } from '../why/question';
+import { AuditedDecision, DECISIONS, OUTCOMES, REASON_CODES, reasonCodeMeaning } from './audit-api';
 import { AuditFilterForm } from './FilterParts';
 import { useUrlFilters } from './url-filters';
 
-const FILTERS = ['subject', 'outcome', 'from', 'to'] as const;
+const FILTERS = ['callerKind', 'subject', 'clientId', 'outcome', 'reasonCode', 'action', 'module', 'resourceType', 'correlationId', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
+const EMPTY: Filters = Object.fromEntries(FILTERS.map((key) => [key, ''])) as Filters;
+
+/**
+ * Whose decisions the list shows. People by default: the platform's own services (the job
+ * scheduler above all) make most of the decisions, and would bury a person's. `any` shows everyone.
+ */
+const CALLERS = [
+  ['', 'People'],
+  ['application', 'Services and applications'],
+  ['delegated', 'Acting for others'],
+  ['any', 'Everyone'],
+] as const;
+
+/** The route's query for the filters in the address (no `callerKind` there: people). */
+function queryOf(filters: Filters): Record<string, string | undefined> {
+  const callerKind = filters.callerKind === '' ? 'user' : filters.callerKind === 'any' ? undefined : filters.callerKind;
+  return { ...filters, callerKind };
+}
 
 function resourceText(decision: AuditedDecision): string {
   const base = `${decision.module}/${decision.resourceType}`;
@@ -24,43 +43,62 @@ function who(decision: AuditedDecision): string {
   return decision.subject;
 }
 
-/** The audited request's question for the Why? screen (its facts as they were recorded). */
+/** The audited request's question for the Why? screen (its facts as they were recorded), with the record beside it. */
 function explainLink(decision: AuditedDecision): string {
   const fact = (key: string) => {
     const value = decision.resourceFacts[key];
     return value === undefined || value === null ? '' : String(value);
   };
-  return whyLink({
-    subject: decision.subject,
-    action: decision.action,
-    module: decision.module,
-    resourceType: decision.resourceType,
-    resourceId: decision.resourceId ?? '',
-    status: fact('status'),
-    amount: fact('amount'),
-    sensitivity: fact('sensitivity'),
-    owner: fact('owner'),
-    officeId: fact('officeId'),
-  });
+  return whyLink(
+    {
+      subject: decision.subject,
+      action: decision.action,
+      module: decision.module,
+      resourceType: decision.resourceType,
+      resourceId: decision.resourceId ?? '',
+      status: fact('status'),
+      amount: fact('amount'),
+      sensitivity: fact('sensitivity'),
+      owner: fact('owner'),
+      officeId: fact('officeId'),
+    },
+    {},
+    decision.decisionId,
+  );
 }
 
 /**
- * The tenant's authorization decisions, newest first, filtered by subject, outcome and time window
- * (what the route takes) and paged. Each row keeps the evaluators' verdicts as recorded, and links
- * to Why? with the same question asked on today's policy.
+ * The tenant's authorization decisions, newest first, people's by default with a switch for
+ * services, filtered by what the route takes and paged. Each row keeps the evaluators' verdicts as
+ * recorded, and links to Why? with the same question asked on today's policy beside the record.
  */
 export function DecisionAudit() {
   const { api } = useSession();
   const { filters, pageIndex, pageSize, setFilters, setPage, setPageSize } = useUrlFilters(FILTERS);
   const decisions = useQuery({
     queryKey: ['audit', 'decisions', filters, pageIndex, pageSize],
-    queryFn: ({ signal }) => api.get<Page<AuditedDecision>>(DECISIONS, { ...filters, pageIndex, pageSize }, signal),
+    queryFn: ({ signal }) => api.get<Page<AuditedDecision>>(DECISIONS, { ...queryOf(filters), pageIndex, pageSize }, signal),
     placeholderData: keepPreviousData,
   });
   const problem = decisions.error ? asProblem(decisions.error) : undefined;
 
   return (
     <>
+      <fieldset className="audit-callers">
+        <legend>Show the decisions of</legend>
+        {CALLERS.map(([value, label]) => (
+          <label key={value}>
+            <input
+              type="radio"
+              name="audit-caller"
+              value={value}
+              checked={filters.callerKind === value}
+              onChange={() => setFilters({ ...filters, callerKind: value })}
+            />{' '}
+            {label}
+          </label>
+        ))}
+      </fieldset>
       <DecisionFilters applied={filters} onApply={setFilters} problem={problem} pageSize={pageSize} onPageSize={setPageSize} />
       {decisions.isFetching ? <Busy label="Loading decisions…" /> : null}
       <ProblemMessage error={decisions.error} />
@@ -90,6 +128,8 @@ export function DecisionAudit() {
                   <td>
                     <span className={outcomeClass(decision.outcome)}>{decision.outcome}</span>
                     {decision.cached ? <span className="audit-tag">cached</span> : null}
+                    {decision.reasonCode ? <div className="field-help">{reasonCodeMeaning(decision.reasonCode)}</div> : null}
+                    {decision.reason ? <div className="field-help">{decision.reason}</div> : null}
                     {decision.failure ? (
                       <div>
                         failed closed: <code>{decision.failure}</code>
@@ -102,6 +142,7 @@ export function DecisionAudit() {
                       <EvaluationsTable evaluations={decision.evaluations} caption={`Evaluators at ${formatTime(decision.decidedAt)}`} />
                       <small>
                         Decision {decision.decisionId}
+                        {decision.reasonCode ? ` · ${decision.reasonCode}` : ''}
                         {decision.correlationId ? ` · correlation ${decision.correlationId}` : ''} · {decision.latencyMs} ms
                       </small>
                     </details>
@@ -133,7 +174,7 @@ function DecisionFilters(props: {
 }) {
   const { problem } = props;
   return (
-    <AuditFilterForm {...props} label="Filter decisions" empty={{ subject: '', outcome: '', from: '', to: '' }}>
+    <AuditFilterForm {...props} label="Filter decisions" empty={{ ...EMPTY, callerKind: props.applied.callerKind }}>
       {(draft, setDraft) => (
         <>
           <Field label="Subject" errors={problem?.field('subject') ?? []}>
@@ -157,6 +198,48 @@ function DecisionFilters(props: {
               </select>
             )}
           </Field>
+          <Field label="Reason" errors={problem?.field('reasonCode') ?? []}>
+            {(id, describedBy) => (
+              <select id={id} aria-describedby={describedBy} value={draft.reasonCode} onChange={(e) => setDraft({ ...draft, reasonCode: e.target.value })}>
+                <option value="">Any</option>
+                {REASON_CODES.map((code) => (
+                  <option key={code} value={code}>
+                    {reasonCodeMeaning(code)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Action" errors={problem?.field('action') ?? []}>
+            {(id, describedBy) => (
+              <select id={id} aria-describedby={describedBy} value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })}>
+                <option value="">Any</option>
+                {ACTIONS.map((action) => (
+                  <option key={action}>{action}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {(
+            [
+              ['module', 'Module'],
+              ['resourceType', 'Resource type'],
+              ['clientId', 'Application (client id)'],
+              ['correlationId', 'Correlation id'],
+            ] as const
+          ).map(([key, label]) => (
+            <Field key={key} label={label} errors={problem?.field(key) ?? []}>
+              {(id, describedBy) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  value={draft[key]}
+                  onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+          ))}
         </>
       )}
     </AuditFilterForm>

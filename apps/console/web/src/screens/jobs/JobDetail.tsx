@@ -5,20 +5,20 @@ import { describeSchedule, scheduleOf } from './cron';
 import { ExecutionHistory } from './ExecutionHistory';
 import { JobActions, RunConfirmation, RunOutcome } from './JobActions';
 import { LastRun, NextRun, StateBadge } from './JobFacts';
-import { MANAGE, useJobs, useRunNow } from './jobs-api';
+import { MANAGE, useJob, useRunNow } from './jobs-api';
 import { NextRuns } from './NextRuns';
 import { ScheduleEditor } from './ScheduleEditor';
 
 /**
  * One job: its facts, its controls (for `operations.jobs.manage`), its schedule editor and its
- * execution history. There is no `GET /jobs/{jobName}`: the entry is read from the job list.
+ * execution history (`GET /jobs/{jobName}`; a retired job's runs stay readable).
  */
 export function JobDetail({ jobName, confirmRun }: { jobName: string; confirmRun: boolean }) {
   const { canAny } = useSession();
   const canManage = canAny([MANAGE]);
-  const jobs = useJobs();
+  const found = useJob(jobName);
   const run = useRunNow(jobName);
-  const job = jobs.data?.find((entry) => entry.jobName === jobName);
+  const job = found.data ?? undefined;
   const current = job ? scheduleOf(job.cronExpression) : undefined;
 
   return (
@@ -27,9 +27,9 @@ export function JobDetail({ jobName, confirmRun }: { jobName: string; confirmRun
         <Link to="/jobs">All jobs</Link>
       </p>
       <h2 id="job-title">{jobName}</h2>
-      <ProblemMessage error={jobs.error} title="The jobs could not be read" />
-      {jobs.isPending && <Busy label="Loading the job…" />}
-      {jobs.data && !job && (
+      <ProblemMessage error={found.error} title="The job could not be read" />
+      {found.isPending && <Busy label="Loading the job…" />}
+      {found.data === null && (
         <p className="notice" role="note">
           No job named <code>{jobName}</code> is in the fleet&apos;s catalog (or it was retired). Its past runs, if any, are listed below.
         </p>

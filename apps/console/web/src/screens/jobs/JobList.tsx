@@ -1,50 +1,55 @@
 import { Link, useSearchParams } from 'react-router';
-import type { Page } from '../../api/client';
 import { Busy, Field, Pager, ProblemMessage } from '../../ui/kit';
 import { describeSchedule } from './cron';
-import { JobEntry, useJobs } from './jobs-api';
+import { JobFilter, LastRunFilter, useJobPage } from './jobs-api';
 import { LastRun, NextRun, StateBadge } from './JobFacts';
 
-const PAGE_SIZE = 15;
+const LAST_RUN_CHOICES: Array<[LastRunFilter | '', string]> = [
+  ['', 'Any'],
+  ['succeeded', 'Succeeded'],
+  ['failed', 'Failed'],
+  ['running', 'Running'],
+  ['skipped', 'Skipped'],
+  ['abandoned', 'Abandoned'],
+  ['none', 'Never ran'],
+];
+const STATE_CHOICES: Array<['' | 'true' | 'false', string]> = [
+  ['', 'Any'],
+  ['true', 'Started'],
+  ['false', 'Stopped'],
+];
 
-/**
- * The fleet's jobs: schedule, state, next and last run. `GET /jobs` answers the whole sorted list
- * (the route is not paged), so the screen pages it here; the filter and the page live in the address.
- */
+/** The list's filter as its address keeps it (`q`, `state`, `last`, `page`). */
+function filterOf(params: URLSearchParams): JobFilter {
+  const state = params.get('state');
+  const last = params.get('last') as LastRunFilter | null;
+  return {
+    pageIndex: Math.max(0, Number(params.get('page') ?? 0) || 0),
+    search: params.get('q')?.trim() || undefined,
+    enabled: state === 'true' ? true : state === 'false' ? false : undefined,
+    lastRunStatus: LAST_RUN_CHOICES.some(([value]) => value !== '' && value === last) ? (last ?? undefined) : undefined,
+  };
+}
+
+/** The fleet's jobs: schedule, state, next and last run; paged and filtered by the API, the filters in the address. */
 export function JobList() {
-  const jobs = useJobs();
   const [params, setParams] = useSearchParams();
-  const filter = params.get('q') ?? '';
-  const pageIndex = Math.max(0, Number(params.get('page') ?? 0) || 0);
+  const filter = filterOf(params);
+  const jobs = useJobPage(filter);
+  const text = params.get('q') ?? '';
 
-  const update = (next: { q?: string; page?: number }) =>
+  const update = (name: 'q' | 'state' | 'last' | 'page', value: string) =>
     setParams(
       (current) => {
         const copy = new URLSearchParams(current);
-        if (next.q !== undefined) {
-          copy.delete('page');
-          if (next.q) copy.set('q', next.q);
-          else copy.delete('q');
-        }
-        if (next.page !== undefined) {
-          if (next.page > 0) copy.set('page', String(next.page));
-          else copy.delete('page');
-        }
+        if (name !== 'page') copy.delete('page');
+        if (value && value !== '0') copy.set(name, value);
+        else copy.delete(name);
         return copy;
       },
-      { replace: next.q !== undefined },
+      { replace: name === 'q' },
     );
-
-  const needle = filter.trim().toLowerCase();
-  const matching = (jobs.data ?? []).filter((job) => !needle || [job.jobName, job.source, job.description].some((text) => text.toLowerCase().includes(needle)));
-  const lastPage = Math.max(0, Math.ceil(matching.length / PAGE_SIZE) - 1);
-  const shown = Math.min(pageIndex, lastPage);
-  const page: Page<JobEntry> = {
-    items: matching.slice(shown * PAGE_SIZE, (shown + 1) * PAGE_SIZE),
-    pageIndex: shown,
-    pageSize: PAGE_SIZE,
-    totalCount: matching.length,
-  };
+  const filtered = filter.search !== undefined || filter.enabled !== undefined || filter.lastRunStatus !== undefined;
 
   return (
     <section aria-labelledby="jobs-list-title">
@@ -52,9 +57,30 @@ export function JobList() {
         Job list
       </h2>
       <div className="form-row">
-        <Field label="Filter jobs" hint="By name, service or description.">
-          {(id, describedBy) => (
-            <input id={id} aria-describedby={describedBy} type="search" value={filter} onChange={(event) => update({ q: event.target.value })} />
+        {/* No hint under a field of this row: the row aligns the fields' bottoms, a hint would lift its input above the others. */}
+        <Field label="Filter jobs">
+          {(id) => <input id={id} type="search" placeholder="Name or description" value={text} onChange={(event) => update('q', event.target.value)} />}
+        </Field>
+        <Field label="State">
+          {(id) => (
+            <select id={id} value={params.get('state') ?? ''} onChange={(event) => update('state', event.target.value)}>
+              {STATE_CHOICES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Last run">
+          {(id) => (
+            <select id={id} value={filter.lastRunStatus ?? ''} onChange={(event) => update('last', event.target.value)}>
+              {LAST_RUN_CHOICES.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
           )}
         </Field>
       </div>
@@ -75,7 +101,7 @@ export function JobList() {
               </tr>
             </thead>
             <tbody>
-              {page.items.map((job) => (
+              {jobs.data.items.map((job) => (
                 <tr key={job.jobName}>
                   <th scope="row">
                     <Link to={encodeURIComponent(job.jobName)}>{job.jobName}</Link>
@@ -97,14 +123,14 @@ export function JobList() {
                   </td>
                 </tr>
               ))}
-              {page.items.length === 0 && (
+              {jobs.data.items.length === 0 && (
                 <tr>
-                  <td colSpan={6}>{needle ? 'No job matches the filter.' : 'The fleet declares no job.'}</td>
+                  <td colSpan={6}>{filtered ? 'No job matches the filter.' : 'The fleet declares no job.'}</td>
                 </tr>
               )}
             </tbody>
           </table>
-          <Pager page={page} onPage={(index) => update({ page: index })} label="Jobs" />
+          <Pager page={jobs.data} onPage={(index) => update('page', String(index))} label="Jobs" />
         </>
       )}
     </section>

@@ -1,6 +1,7 @@
 import type { JobExecutionState, JobExecutionView, JobScheduleEntryView, ManualJobRunView } from '@lp/contracts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Page } from '../../api/client';
+import { ApiProblem } from '../../api/problem';
 import { useSession } from '../../api/session';
 
 /** The operations API's job routes (specs/operations.md §4, libs/services/operations/docs/jobs.md). */
@@ -27,16 +28,51 @@ export interface ScheduleChange {
   enabled: boolean;
 }
 
+/** The latest run's status a list may be filtered by; `none`: never ran. */
+export type LastRunFilter = ExecutionStatus | 'none';
+
+/** The filters of `GET /jobs` (every one given must hold), as the list's address keeps them. */
+export interface JobFilter {
+  pageIndex: number;
+  search?: string;
+  enabled?: boolean;
+  lastRunStatus?: LastRunFilter;
+}
+
+export const JOB_PAGE_SIZE = 15;
+
 const jobPath = (jobName: string, suffix = '') => `${BASE}/${encodeURIComponent(jobName)}${suffix}`;
 const keys = {
-  list: ['operations', 'jobs'] as const,
-  executions: (jobName: string) => ['operations', 'jobs', jobName, 'executions'] as const,
+  all: ['operations', 'jobs'] as const,
+  list: (filter: JobFilter) => ['operations', 'jobs', 'list', filter] as const,
+  job: (jobName: string) => ['operations', 'jobs', 'one', jobName] as const,
+  executions: (jobName: string) => ['operations', 'jobs', 'one', jobName, 'executions'] as const,
 };
 
-/** Every job of the fleet, sorted by JobName (the route answers the whole list; the screen pages it). */
-export function useJobs() {
+/** A page of the fleet's jobs, sorted by JobName, filtered by the API (`GET /jobs`). */
+export function useJobPage(filter: JobFilter) {
   const { api } = useSession();
-  return useQuery({ queryKey: keys.list, queryFn: ({ signal }) => api.get<JobEntry[]>(BASE, undefined, signal) });
+  return useQuery({
+    queryKey: keys.list(filter),
+    queryFn: ({ signal }) => api.get<Page<JobEntry>>(BASE, { ...filter, pageSize: JOB_PAGE_SIZE }, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** One job (`GET /jobs/{jobName}`); `null` when the fleet has no such job (the API's 404: unknown or retired). */
+export function useJob(jobName: string) {
+  const { api } = useSession();
+  return useQuery({
+    queryKey: keys.job(jobName),
+    queryFn: async ({ signal }) => {
+      try {
+        return await api.get<JobEntry>(jobPath(jobName), undefined, signal);
+      } catch (error) {
+        if (error instanceof ApiProblem && error.status === 404) return null;
+        throw error;
+      }
+    },
+  });
 }
 
 /**
@@ -52,15 +88,12 @@ export function useJobExecutions(jobName: string, pageIndex: number, pageSize: n
   });
 }
 
-/** After a write: the list entry (schedule, state, next and last run) and the history are read again. */
+/** After a write: the job (schedule, state, next and last run), the lists and the history are read again. */
 function useRefresh(jobName: string) {
   const queryClient = useQueryClient();
   return (entry?: JobEntry) => {
-    if (entry) queryClient.setQueryData<JobEntry[]>(keys.list, (list) => list?.map((job) => (job.jobName === entry.jobName ? entry : job)));
-    return Promise.all([
-      queryClient.invalidateQueries({ queryKey: keys.list, exact: true }),
-      queryClient.invalidateQueries({ queryKey: keys.executions(jobName) }),
-    ]);
+    if (entry) queryClient.setQueryData<JobEntry | null>(keys.job(jobName), entry);
+    return queryClient.invalidateQueries({ queryKey: keys.all });
   };
 }
 

@@ -5,6 +5,7 @@ import { reasonText } from './DeadLetterList';
 import { answerText, DeliveryStatusBadge } from './format';
 import { WEBHOOK_PERMISSIONS } from './permissions';
 import { useDeadLetter, useDelivery } from './queries';
+import { isUnderway } from './types';
 import { useReplay } from './useReplay';
 
 /** One dead letter, where its delivery stands now (followed while it is pending again), and its replay. */
@@ -73,11 +74,11 @@ export function DeadLetterDetail() {
                   {delivery.data.attempts} {delivery.data.attempts === 1 ? 'attempt' : 'attempts'}
                 </span>
                 <span>last answer {answerText(delivery.data.lastStatusCode)}</span>
-                {delivery.data.status === 'pending' ? <span>next attempt {formatTime(delivery.data.nextAttemptAt)}</span> : null}
+                {isUnderway(delivery.data.status) ? <span>next attempt {formatTime(delivery.data.nextAttemptAt)}</span> : null}
                 {delivery.data.completedAt ? <span>ended {formatTime(delivery.data.completedAt)}</span> : null}
               </p>
             ) : null}
-            {delivery.data?.status === 'pending' ? <Busy label="Following the delivery…" /> : null}
+            {delivery.data && isUnderway(delivery.data.status) ? <Busy label="Following the delivery…" /> : null}
           </section>
 
           {session.canAny([WEBHOOK_PERMISSIONS.deadLetterManage]) ? (

@@ -1,20 +1,21 @@
-import { useQueries, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import type { Page } from '../../api/client';
 import { useSession } from '../../api/session';
-import { Busy, formatTime, Pager, ProblemMessage } from '../../ui/kit';
-import { answerText, DeliveryStatusBadge, OutcomeBadge, pageParam, ShortId } from './format';
+import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
+import { answerText, DeliveryStatusBadge, OutcomeBadge, pageParam, ShortId, STATUS_LABELS } from './format';
 import { WEBHOOK_PERMISSIONS } from './permissions';
-import { deliveryQuery, useDeliveryAttempts, WEBHOOKS } from './queries';
-import type { Delivery, DeliveryAttempt } from './types';
+import { useDelivery, useDeliveryPage, WEBHOOKS } from './queries';
+import { Delivery, DeliveryAttempt, DeliveryStatus, DELIVERY_STATUSES } from './types';
 
 const EXCERPT = 120;
 const COLUMNS = 7;
 
 /**
- * A subscription's delivery log: the attempts of a page (`GET …/deliveries`, newest first), grouped
- * by their delivery, each delivery with where it stands (`GET /api/webhooks/deliveries/{id}`:
- * status, attempts, the next attempt's time). While one of them is pending the page looks again.
+ * A subscription's delivery log: its deliveries (`GET /api/webhooks/deliveries?subscriptionId=`,
+ * newest first), each with where it stands and its attempts, newest first; or one delivery (`?delivery=`).
+ * While one of them is underway the page looks again.
  */
 export function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
   const session = useSession();
@@ -22,14 +23,14 @@ export function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
   const [params, setParams] = useSearchParams();
   const pageIndex = pageParam(params.get('logPage'));
   const only = params.get('delivery') ?? undefined;
-  const anyPending = useRef(false);
-  const attempts = useDeliveryAttempts(subscriptionId, pageIndex, only, () => (anyPending.current ? 1500 : false));
-  const groups = groupByDelivery(attempts.data?.items ?? []);
-  const deliveries = useQueries({ queries: groups.map((group) => deliveryQuery(session.api, group.deliveryId)) });
-  anyPending.current = deliveries.some((delivery) => delivery.data?.status === 'pending');
+  const statusParam = params.get('status') as DeliveryStatus | null;
+  const status = statusParam && DELIVERY_STATUSES.includes(statusParam) ? statusParam : undefined;
+  const page = useDeliveryPage(subscriptionId, pageIndex, status);
+  const one = useDelivery(only);
+  const shown: Delivery[] = only ? (one.data ? [one.data] : []) : (page.data?.items ?? []);
   // The indicator is for loads someone waits for (the first, a Refresh), not for the quiet polling.
   const [refreshing, setRefreshing] = useState(false);
-  const fetching = attempts.isPending || refreshing;
+  const fetching = (only ? one.isPending : page.isPending) || refreshing;
   const refresh = async () => {
     setRefreshing(true);
     try {
@@ -43,9 +44,9 @@ export function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
-        if (value === undefined) next.delete(name);
+        if (value === undefined || value === '') next.delete(name);
         else next.set(name, value);
-        if (name === 'delivery') next.delete('logPage');
+        if (name !== 'logPage') next.delete('logPage');
         return next;
       },
       { preventScrollReset: true },
@@ -60,25 +61,40 @@ export function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
         </button>
       </div>
       <p id="wh-log-help" className="field-help">
-        Every attempt, newest first, under its delivery: a delivery is one event for this subscription, attempted until the receiver answers 2xx or its retries
+        Every delivery, newest first, with its attempts: a delivery is one event for this subscription, attempted until the receiver answers 2xx or its retries
         run out.
       </p>
       {only ? (
         <p className="notice">
-          Only the attempts of delivery <code>{only}</code>.{' '}
+          Only delivery <code>{only}</code>.{' '}
           <button type="button" className="secondary" onClick={() => setParam('delivery', undefined)}>
             Show every delivery
           </button>
         </p>
-      ) : null}
+      ) : (
+        <div className="form-row">
+          <Field label="Status">
+            {(id) => (
+              <select id={id} value={status ?? ''} onChange={(event) => setParam('status', event.target.value)}>
+                <option value="">Any</option>
+                {DELIVERY_STATUSES.map((value) => (
+                  <option key={value} value={value}>
+                    {STATUS_LABELS[value]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+      )}
       {fetching ? <Busy label="Loading the delivery log…" /> : null}
-      <ProblemMessage error={attempts.error} title="The delivery log could not be read" />
-      {attempts.data && attempts.data.items.length === 0 ? (
-        <p className="notice">No delivery yet: send a ping, or wait for an event this subscription receives.</p>
+      <ProblemMessage error={only ? one.error : page.error} title="The delivery log could not be read" />
+      {!only && page.data && page.data.items.length === 0 ? (
+        <p className="notice">{status ? 'No delivery has this status.' : 'No delivery yet: send a ping, or wait for an event this subscription receives.'}</p>
       ) : null}
-      {groups.length > 0 ? (
+      {shown.length > 0 ? (
         <table className="wh-log-table">
-          <caption className="wh-caption">Delivery attempts, newest first, grouped by delivery</caption>
+          <caption className="wh-caption">Delivery attempts, grouped by delivery, newest first</caption>
           <thead>
             <tr>
               <th scope="col">Attempt</th>
@@ -90,83 +106,52 @@ export function DeliveryLog({ subscriptionId }: { subscriptionId: string }) {
               <th scope="col">Response body</th>
             </tr>
           </thead>
-          {groups.map((group, index) => (
-            <tbody key={group.deliveryId} className="wh-delivery">
+          {shown.map((delivery) => (
+            <tbody key={delivery.id} className="wh-delivery">
               <tr>
                 <th scope="rowgroup" colSpan={COLUMNS} className="wh-delivery-head">
                   <DeliveryHeading
-                    group={group}
-                    delivery={deliveries[index]?.data}
-                    error={deliveries[index]?.error}
+                    delivery={delivery}
                     canViewDeadLetters={session.canAny([WEBHOOK_PERMISSIONS.deadLetterView])}
-                    onOnly={only ? undefined : () => setParam('delivery', group.deliveryId)}
+                    onOnly={only ? undefined : () => setParam('delivery', delivery.id)}
                   />
                 </th>
               </tr>
-              {group.attempts.map((attempt) => (
+              {[...delivery.attemptLog].reverse().map((attempt) => (
                 <AttemptRow key={attempt.id} attempt={attempt} />
               ))}
             </tbody>
           ))}
         </table>
       ) : null}
-      <Pager page={attempts.data} onPage={(page) => setParam('logPage', String(page))} label="Delivery log" />
+      {only ? null : <Pager page={page.data as Page<unknown> | undefined} onPage={(index) => setParam('logPage', String(index))} label="Delivery log" />}
     </section>
   );
 }
 
-interface AttemptGroup {
-  deliveryId: string;
-  eventType: string;
-  eventId: string;
-  attempts: DeliveryAttempt[];
-}
-
-function groupByDelivery(attempts: DeliveryAttempt[]): AttemptGroup[] {
-  const groups = new Map<string, AttemptGroup>();
-  for (const attempt of attempts) {
-    const group = groups.get(attempt.deliveryId) ?? { deliveryId: attempt.deliveryId, eventType: attempt.eventType, eventId: attempt.eventId, attempts: [] };
-    group.attempts.push(attempt);
-    groups.set(attempt.deliveryId, group);
-  }
-  return [...groups.values()];
-}
-
-function DeliveryHeading({
-  group,
-  delivery,
-  error,
-  canViewDeadLetters,
-  onOnly,
-}: {
-  group: AttemptGroup;
-  delivery: Delivery | undefined;
-  error: unknown;
-  canViewDeadLetters: boolean;
-  onOnly?: () => void;
-}) {
+function DeliveryHeading({ delivery, canViewDeadLetters, onOnly }: { delivery: Delivery; canViewDeadLetters: boolean; onOnly?: () => void }) {
+  const earlier = delivery.attempts - delivery.attemptLog.length;
   return (
     <div className="wh-delivery-line">
       <span>
-        <code>{group.eventType}</code>
-        {delivery?.kind === 'ping' ? ' (ping)' : ''}
+        <code>{delivery.eventType}</code>
+        {delivery.kind === 'ping' ? ' (ping)' : ''}
       </span>
       <span>
-        Delivery <ShortId id={group.deliveryId} />
+        Delivery <ShortId id={delivery.id} />
       </span>
-      {delivery ? <DeliveryStatusBadge status={delivery.status} /> : error ? <span>status unknown</span> : <span>status…</span>}
-      {delivery ? (
-        <span>
-          {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}
-        </span>
-      ) : null}
-      {delivery?.status === 'pending' ? <span>next attempt {formatTime(delivery.nextAttemptAt)}</span> : null}
-      {delivery?.completedAt ? <span>ended {formatTime(delivery.completedAt)}</span> : null}
-      {delivery?.status === 'dead' && canViewDeadLetters ? (
+      <DeliveryStatusBadge status={delivery.status} />
+      <span>
+        {delivery.attempts} {delivery.attempts === 1 ? 'attempt' : 'attempts'}
+        {earlier > 0 ? ` (the first ${earlier} not shown)` : ''}
+      </span>
+      {delivery.status === 'pending' || delivery.status === 'retrying' ? <span>next attempt {formatTime(delivery.nextAttemptAt)}</span> : null}
+      {delivery.completedAt ? <span>ended {formatTime(delivery.completedAt)}</span> : null}
+      {delivery.status === 'dead' && canViewDeadLetters ? (
         <Link to={`/webhooks/dead-letters?subscriptionId=${delivery.subscriptionId}`}>Dead letters</Link>
       ) : null}
       {onOnly ? (
-        <button type="button" className="secondary wh-small" onClick={onOnly} aria-label={`Only the attempts of delivery ${group.deliveryId}`}>
+        <button type="button" className="secondary wh-small" onClick={onOnly} aria-label={`Only delivery ${delivery.id}`}>
           Only this delivery
         </button>
       ) : null}

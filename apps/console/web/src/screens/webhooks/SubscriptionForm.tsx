@@ -1,6 +1,7 @@
 import { FormEvent, useState } from 'react';
 import { asProblem } from '../../api/problem';
 import { Field, ProblemMessage } from '../../ui/kit';
+import { useEventTypeFamilies } from './queries';
 import type { Subscription, SubscriptionBody } from './types';
 
 /** The form's own values: text as typed, turned into a body by `bodyOf`. */
@@ -146,7 +147,7 @@ export function SubscriptionForm({
         hint={
           <>
             One pattern per line: <code>ticket.*</code> (a whole module), <code>ticket.created</code> (one type) or <code>*.created</code> (a last segment).
-            Modules: ticket, chat, file, billing, notification, catalog, case, workflow.
+            <EventTypeFamilies />
           </>
         }
       >
@@ -217,5 +218,30 @@ export function SubscriptionForm({
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** The families a subscription may name, as the API lists them (`GET /api/webhooks/event-types`), with the types the platform itself publishes. */
+function EventTypeFamilies() {
+  const families = useEventTypeFamilies();
+  if (!families.data) return null;
+  const known = families.data.items.flatMap((family) => family.knownEventTypes);
+  return (
+    <>
+      {' '}
+      Modules: {families.data.items.map((family) => `${family.module} (${family.source})`).join(', ')}.
+      {known.length > 0 ? (
+        <details>
+          <summary>Event types the platform publishes</summary>
+          <ul className="wh-known-types">
+            {known.map((type) => (
+              <li key={type}>
+                <code>{type}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </>
   );
 }

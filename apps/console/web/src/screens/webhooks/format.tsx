@@ -1,6 +1,12 @@
 import type { DeliveryAttempt, DeliveryStatus, Subscription } from './types';
 
-const STATUS_LABELS: Record<DeliveryStatus, string> = { pending: 'Pending', succeeded: 'Succeeded', dead: 'Dead', cancelled: 'Cancelled' };
+export const STATUS_LABELS: Record<DeliveryStatus, string> = {
+  pending: 'Pending',
+  retrying: 'Retrying',
+  delivered: 'Delivered',
+  dead: 'Dead',
+  cancelled: 'Cancelled',
+};
 
 /** A delivery's state as a labelled badge (text, never colour alone). */
 export function DeliveryStatusBadge({ status }: { status: DeliveryStatus }) {

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '../../api/client';
 import { useSession } from '../../api/session';
-import type { DeadLetter, Delivery, DeliveryAttempt, Subscription } from './types';
+import { DeadLetter, Delivery, DeliveryStatus, EventTypeFamily, isUnderway, Subscription } from './types';
 
 /** Every query of this screen starts with `webhooks`: a write invalidates them all at once. */
 export const WEBHOOKS = ['webhooks'] as const;
@@ -33,19 +33,15 @@ export function useSubscription(id: string) {
   });
 }
 
-/** `GET /api/webhooks/subscriptions/{id}/deliveries`: the log, one entry per attempt, newest first. */
-export function useDeliveryAttempts(subscriptionId: string, pageIndex: number, deliveryId: string | undefined, refetchMs: () => number | false) {
+/** `GET /api/webhooks/deliveries?subscriptionId=`: a subscription's deliveries, newest first, each with its status and attempts. */
+export function useDeliveryPage(subscriptionId: string, pageIndex: number, status: DeliveryStatus | undefined) {
   const { api } = useSession();
   return useQuery({
-    queryKey: [...WEBHOOKS, 'attempts', subscriptionId, { pageIndex, deliveryId }],
-    queryFn: ({ signal }) =>
-      api.get<Page<DeliveryAttempt>>(
-        `/api/webhooks/subscriptions/${encodeURIComponent(subscriptionId)}/deliveries`,
-        { pageIndex, pageSize: PAGE_SIZE, deliveryId },
-        signal,
-      ),
+    queryKey: [...WEBHOOKS, 'deliveries', subscriptionId, { pageIndex, status }],
+    queryFn: ({ signal }) => api.get<Page<Delivery>>('/api/webhooks/deliveries', { subscriptionId, status, pageIndex, pageSize: PAGE_SIZE }, signal),
     placeholderData: keepPreviousData,
-    refetchInterval: () => refetchMs(),
+    /** While the dispatcher works on one of them, the page is looked at again. */
+    refetchInterval: (query: { state: { data?: Page<Delivery> } }) => (query.state.data?.items.some((d) => isUnderway(d.status)) ? 1500 : false),
   });
 }
 
@@ -53,9 +49,19 @@ export function deliveryQuery(api: ReturnType<typeof useSession>['api'], deliver
   return {
     queryKey: [...WEBHOOKS, 'delivery', deliveryId],
     queryFn: ({ signal }: { signal: AbortSignal }) => api.get<Delivery>(`/api/webhooks/deliveries/${encodeURIComponent(deliveryId)}`, undefined, signal),
-    /** A pending delivery is looked at again until it ends (the dispatcher works on it meanwhile). */
-    refetchInterval: (query: { state: { data?: Delivery } }) => (query.state.data?.status === 'pending' ? 1500 : false),
+    /** A delivery underway is looked at again until it ends (the dispatcher works on it meanwhile). */
+    refetchInterval: (query: { state: { data?: Delivery } }) => (query.state.data && isUnderway(query.state.data.status) ? 1500 : false),
   } as const;
+}
+
+/** `GET /api/webhooks/event-types`: the families a subscription may name (the same for every tenant). */
+export function useEventTypeFamilies() {
+  const { api } = useSession();
+  return useQuery({
+    queryKey: [...WEBHOOKS, 'event-types'],
+    queryFn: ({ signal }) => api.get<{ items: EventTypeFamily[] }>('/api/webhooks/event-types', undefined, signal),
+    staleTime: Infinity,
+  });
 }
 
 /** `GET /api/webhooks/deliveries/{id}`: where one delivery stands (status, attempts, next attempt). */

@@ -33,9 +33,16 @@ export interface DeliveryAttempt {
   deliveredAt: string;
 }
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'dead' | 'cancelled';
+/** Where a delivery stands: not attempted yet, failed and due again, a 2xx, retries used up, or its subscription deleted. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'dead' | 'cancelled';
+export const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'];
 
-/** One event for one subscription, and where it stands. */
+/** Whether the dispatcher is still working on it (it will be attempted again). */
+export function isUnderway(status: DeliveryStatus): boolean {
+  return status === 'pending' || status === 'retrying';
+}
+
+/** One event for one subscription, where it stands, and its attempts (the last 30, oldest first). */
 export interface Delivery {
   id: string;
   subscriptionId: string;
@@ -50,6 +57,15 @@ export interface Delivery {
   occurredAt: string;
   createdAt: string;
   completedAt: string | null;
+  attemptLog: DeliveryAttempt[];
+}
+
+/** One family of event types a subscription may name (`GET /api/webhooks/event-types`). */
+export interface EventTypeFamily {
+  module: string;
+  pattern: string;
+  source: string;
+  knownEventTypes: string[];
 }
 
 /** A delivery whose retries ran out (or whose receiver answered 410). */

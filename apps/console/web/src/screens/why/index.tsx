@@ -11,7 +11,8 @@ import { FlipSummary } from './FlipSummary';
 import { LiveExplanationPanel } from './LiveExplanationPanel';
 import { listChanges } from './overlay-changes';
 import { OverlayEditor } from './OverlayEditor';
-import { isAskable, overlayFromParams, overlayIsEmpty, PolicyOverlay, Question, questionFromParams, whyParams } from './question';
+import { RecordedDecision } from '../audit/RecordedDecision';
+import { DECISION_PARAM, isAskable, overlayFromParams, overlayIsEmpty, PolicyOverlay, Question, questionFromParams, whyParams } from './question';
 import { QuestionForm } from './QuestionForm';
 import { ReplayPanel } from './ReplayPanel';
 import { SIMULATION_KEY, useSimulation } from './simulation-api';
@@ -42,10 +43,16 @@ function WhyScreen() {
   const ask = (question: Question) => {
     const next = whyParams(question, overlay);
     // The same question again is asked again: policy may have changed since (that is the point).
-    if (next.toString() === params.toString()) void queryClient.invalidateQueries({ queryKey: SIMULATION_KEY });
+    if (next.toString() === whyParams(asked, overlay).toString()) void queryClient.invalidateQueries({ queryKey: SIMULATION_KEY });
     else setParams(next);
   };
-  const changeOverlay = (next: PolicyOverlay) => setParams(whyParams(asked, next));
+  // An audited decision (from the Audit screen) is shown as recorded while the question stays the same.
+  const recorded = params.get(DECISION_PARAM) ?? '';
+  const changeOverlay = (next: PolicyOverlay) => {
+    const nextParams = whyParams(asked, next);
+    if (recorded) nextParams.set(DECISION_PARAM, recorded);
+    setParams(nextParams);
+  };
 
   return (
     <section className="why">
@@ -63,8 +70,15 @@ function WhyScreen() {
       {askable ? (
         <>
           {hasChanges ? <FlipSummary saved={saved.data} withChanges={withChanges.data} /> : null}
-          <div className={hasChanges ? 'why-answers why-answers-compare' : 'why-answers'}>
-            <DecisionPanel title="Saved policy" testId="saved" answer={saved.data} error={saved.error} fetching={saved.isFetching} />
+          <div className={hasChanges || recorded ? 'why-answers why-answers-compare' : 'why-answers'}>
+            {recorded ? <RecordedDecision decisionId={recorded} /> : null}
+            <DecisionPanel
+              title={recorded ? 'Saved policy, now' : 'Saved policy'}
+              testId="saved"
+              answer={saved.data}
+              error={saved.error}
+              fetching={saved.isFetching}
+            />
             {hasChanges ? (
               <DecisionPanel
                 title="With proposed changes"

@@ -102,10 +102,18 @@ export function whyParams(question: Question, overlay: PolicyOverlay = {}): URLS
   return params;
 }
 
-/** A link to the Why? screen asking `question` (the Audit screen's "Explain"), with proposed changes if any. */
-export function whyLink(question: Partial<Question>, overlay: PolicyOverlay = {}): string {
-  return `/why?${whyParams({ ...EMPTY_QUESTION, ...question }, overlay).toString()}`;
+/**
+ * A link to the Why? screen asking `question`, with proposed changes if any; from the Audit screen's
+ * "Explain now", with the audited decision's id, shown as recorded beside today's answer.
+ */
+export function whyLink(question: Partial<Question>, overlay: PolicyOverlay = {}, decisionId?: string): string {
+  const params = whyParams({ ...EMPTY_QUESTION, ...question }, overlay);
+  if (decisionId) params.set(DECISION_PARAM, decisionId);
+  return `/why?${params.toString()}`;
 }
+
+/** The audited decision a question came from (`?decision=`): kept while only the proposed changes change. */
+export const DECISION_PARAM = 'decision';
 
 /** The evaluate route's body: `{ subject, request: { resource, action }, overlay? }`. */
 export function simulationBody(question: Question, overlay?: PolicyOverlay) {

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PageMeta } from '@lp/platform/http';
 import type { JobExecutionStatus } from '../../store';
 
 export class JobLastRun {
@@ -36,4 +37,8 @@ export class JobScheduleEntryResponse {
   @ApiProperty({ type: JobCatalogDefault }) catalogDefault!: JobCatalogDefault;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The next tick; null while disabled.' }) nextRunAt!: string | null;
   @ApiProperty({ type: JobLastRun, nullable: true }) lastRun!: JobLastRun | null;
+}
+
+export class JobSchedulePage extends PageMeta {
+  @ApiProperty({ type: [JobScheduleEntryResponse] }) items!: JobScheduleEntryResponse[];
 }

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { CALLER_KINDS, DECISION_REASON_CODES } from '@lp/contracts';
 import { PageMeta } from '@lp/platform/http';
 import { PolicyChangeLogEntity } from '../../policy-store/entities/policy-change-log.entity';
 import { DECISION_OUTCOMES } from './decision-audit.query';
@@ -14,7 +15,7 @@ export class DecisionAuditItemResponse {
   @ApiProperty({ format: 'uuid' }) decisionId!: string;
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
   @ApiProperty() tenantId!: string;
-  @ApiProperty({ enum: ['user', 'application', 'delegated'] }) callerKind!: string;
+  @ApiProperty({ enum: CALLER_KINDS }) callerKind!: string;
   @ApiProperty() subject!: string;
   @ApiPropertyOptional({ nullable: true, type: String }) clientId!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String }) actor!: string | null;
@@ -24,11 +25,22 @@ export class DecisionAuditItemResponse {
   @ApiPropertyOptional({ nullable: true, type: String }) resourceId!: string | null;
   @ApiProperty({ type: Object, description: 'status, amount, sensitivity, owner, officeId as sent' }) resourceFacts!: Record<string, unknown>;
   @ApiProperty({ enum: DECISION_OUTCOMES }) outcome!: string;
+  @ApiProperty({
+    enum: DECISION_REASON_CODES,
+    nullable: true,
+    type: String,
+    description:
+      'The merge rule that decided: AnyAllow (an evaluator allowed), AnyDeny (one denied: see evaluations), AllNeutral (nothing applied), or a refusal over them (see reason). Null on records older than the field.',
+  })
+  reasonCode!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: String, description: 'Why the merge refused when no evaluator denied (`DelegationNotCovered: …`)' }) reason!:
+    string | null;
   @ApiProperty({ type: [AuditedEvaluationResponse] }) evaluations!: AuditedEvaluationResponse[];
   @ApiProperty() cached!: boolean;
   @ApiProperty() latencyMs!: number;
   @ApiPropertyOptional({ nullable: true, type: String }) correlationId!: string | null;
   @ApiPropertyOptional({ nullable: true, type: String, description: 'Set when it failed closed for an infrastructure reason' }) failure!: string | null;
+  @ApiPropertyOptional({ nullable: true, type: Object, description: 'The revision counters it was decided under' }) revisions!: Record<string, number> | null;
 }
 
 export class DecisionAuditPage extends PageMeta {

@@ -22,14 +22,26 @@ export class DeliveryAttemptPage extends PageMeta {
   @ApiProperty({ type: DeliveryAttemptResponse, isArray: true }) items!: DeliveryAttemptResponse[];
 }
 
-/** A delivery: one event for one subscription, with where it stands. */
+/**
+ * Where a delivery stands, as people name it: `pending` (not attempted yet), `retrying` (attempted,
+ * failed, due again), `delivered` (a 2xx), `dead` (retries used up, or 410), `cancelled` (its
+ * subscription was deleted first). The store keeps `pending` for the first two.
+ */
+export const DELIVERY_VIEW_STATUSES = ['pending', 'retrying', 'delivered', 'dead', 'cancelled'] as const;
+export type DeliveryViewStatus = (typeof DELIVERY_VIEW_STATUSES)[number];
+
+/** The most recent attempts nested in a delivery; the attempt log (`?deliveryId=`) has them all. */
+export const MAX_NESTED_ATTEMPTS = 30;
+
+/** A delivery: one event for one subscription, with where it stands and its attempts. */
 export class DeliveryResponse {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ format: 'uuid' }) subscriptionId!: string;
   @ApiProperty() eventId!: string;
   @ApiProperty() eventType!: string;
   @ApiProperty({ enum: ['event', 'ping'] }) kind!: 'event' | 'ping';
-  @ApiProperty({ enum: ['pending', 'succeeded', 'dead', 'cancelled'] }) status!: string;
+  @ApiProperty({ enum: DELIVERY_VIEW_STATUSES, description: 'pending: not attempted yet; retrying: failed, due again; delivered; dead; cancelled.' })
+  status!: DeliveryViewStatus;
   @ApiProperty({ description: 'Attempts made so far.' }) attempts!: number;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'When the next attempt is due (pending only).' }) nextAttemptAt!:
     string | null;
@@ -38,6 +50,16 @@ export class DeliveryResponse {
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) completedAt!: string | null;
+  @ApiProperty({
+    type: DeliveryAttemptResponse,
+    isArray: true,
+    description: `Its attempts, oldest first: the last ${MAX_NESTED_ATTEMPTS} when there were more (see \`attempts\`).`,
+  })
+  attemptLog!: DeliveryAttemptResponse[];
+}
+
+export class DeliveryPage extends PageMeta {
+  @ApiProperty({ type: DeliveryResponse, isArray: true }) items!: DeliveryResponse[];
 }
 
 /** A dead-lettered delivery. */

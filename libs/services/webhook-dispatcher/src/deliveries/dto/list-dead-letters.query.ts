@@ -1,9 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsUUID } from 'class-validator';
-import { PageQuery } from '@lp/platform/http';
-
-const booleanText = ({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value);
+import { IsOptional, IsUUID } from 'class-validator';
+import { OptionalBoolean, PageQuery } from '@lp/platform/http';
 
 /** Query of GET /api/webhooks/dead-letters. */
 export class ListDeadLettersQuery extends PageQuery {
@@ -12,10 +9,7 @@ export class ListDeadLettersQuery extends PageQuery {
   @IsUUID()
   subscriptionId?: string;
 
-  @ApiPropertyOptional({ type: 'boolean', description: 'true: only replayed ones; false: only those not replayed yet.' })
-  @IsOptional()
-  @Transform(booleanText)
-  @IsBoolean()
+  @OptionalBoolean('true: only replayed ones; false: only those not replayed yet.')
   replayed?: boolean;
 }
 
