@@ -10,7 +10,7 @@ import { RabbitMqEventBus } from '../src/lib/events/rabbitmq-event-bus';
 import { InProcessBroker } from '../src/lib/in-process/in-process-broker';
 import { IdempotentConsumer } from '../src/lib/outbox/idempotent-consumer';
 import { MESSAGING_ENTITIES } from '../src/lib/outbox/messaging-entities';
-import { createMessagingTablesMigration } from '../src/lib/outbox/messaging-tables.migration';
+import { createMessagingTablesMigration, createOutboxTraceparentMigration } from '../src/lib/outbox/messaging-tables.migration';
 import { OutboxRelay } from '../src/lib/outbox/outbox-relay';
 import { OutboxTransactionRequiredError, OutboxWriter } from '../src/lib/outbox/outbox-writer';
 import { RabbitMqAdmin } from './support/rabbitmq-admin';
@@ -59,7 +59,7 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
           url: database.url,
           schema: SCHEMA,
           entities: MESSAGING_ENTITIES,
-          migrations: [createMessagingTablesMigration(SCHEMA)],
+          migrations: [createMessagingTablesMigration(SCHEMA), createOutboxTraceparentMigration(SCHEMA)],
           poolSize: 6,
         }),
       ),

@@ -6,3 +6,4 @@ export * from './lib/readiness';
 export * from './lib/logging';
 export * from './lib/request-deadline';
 export * from './lib/request-deadline.middleware';
+export * from './lib/trace-context';

@@ -1,6 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
-import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
 import { decisionAuditRetentionJob } from './audit/decision-audit.jobs';
 import { AuthzDecisionModule } from './authz-decision.module';
@@ -23,6 +23,7 @@ export const authzDecisionService = defineService({
       createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA),
       ...DECISION_AUDIT_MIGRATIONS,
       createProcessedEventTimeIndexMigration(AUTHZ_DECISION_SCHEMA),
+      createOutboxTraceparentMigration(AUTHZ_DECISION_SCHEMA),
     ],
   },
   modules: [AuthzDecisionModule],

@@ -1,7 +1,7 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
 import { PolicyManagementModule } from './policy-management.module';
-import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
@@ -33,6 +33,7 @@ export const policyManagementService = defineService({
       GrantExpiryRecorded1763700000004,
       CreateTenantStatusTable1764100000000,
       UserRoleMembersIndex1764900000000,
+      createOutboxTraceparentMigration(POLICY_MANAGEMENT_SCHEMA),
     ],
   },
   modules: [PolicyManagementModule],

@@ -1,6 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateWebhookTables1764800000000 } from './migrations/1764800000000-CreateWebhookTables';
 import { DeliveryListIndex1764800000100 } from './migrations/1764800000100-DeliveryListIndex';
@@ -27,6 +27,7 @@ export const webhookDispatcherService = defineService({
       createProcessedEventTimeIndexMigration(WEBHOOKS_SCHEMA),
       CreateWebhookTables1764800000000,
       DeliveryListIndex1764800000100,
+      createOutboxTraceparentMigration(WEBHOOKS_SCHEMA),
     ],
   },
   jobs: WEBHOOK_DISPATCHER_JOBS,

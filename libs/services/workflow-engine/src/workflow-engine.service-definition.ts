@@ -1,6 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import { createMessagingTablesMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
@@ -37,6 +37,7 @@ export const workflowEngineService = defineService({
       CreateManagementStore1764650000000,
       CreateHistoryTables1764660000000,
       CreateReportIndexes1764730000000,
+      createOutboxTraceparentMigration(WORKFLOW_SCHEMA),
     ],
   },
   jobs: [...WORKFLOW_ENGINE_JOBS, ...HISTORY_JOBS],

@@ -18,8 +18,11 @@ export const CorrelationContext = {
   current(): string | undefined {
     return storage.getStore()?.correlationId;
   },
-  /** A client-supplied id is kept when it is a sane token; otherwise a new one is generated. */
-  accept(candidate: string | undefined | null): string {
-    return candidate && CORRELATION_ID_PATTERN.test(candidate) ? candidate : randomUUID();
+  /**
+   * A client-supplied id is kept when it is a sane token; otherwise `fallback` (the active trace's
+   * id, when a trace is recorded: docs/operations/tracing.md) or a new UUID.
+   */
+  accept(candidate: string | undefined | null, fallback?: string): string {
+    return candidate && CORRELATION_ID_PATTERN.test(candidate) ? candidate : (fallback ?? randomUUID());
   },
 };

@@ -5,9 +5,11 @@ import pretty from 'pino-pretty';
 import { correlationIdOf } from './correlation.middleware';
 import { loggedError } from './logged-error';
 import { PROBE_PATHS } from './readiness';
+import { Tracing } from './trace-context';
 
 /**
- * nestjs-pino settings: JSON lines with the service name and correlation id, credentials redacted,
+ * nestjs-pino settings: JSON lines with the service name and correlation id (and the trace and span
+ * ids while tracing records), credentials redacted,
  * a failed statement's values never printed (`loggedError`),
  * probe traffic not logged (a kubelet polling every few seconds would drown real requests).
  * `format: 'pretty'` prints one readable line per entry instead (pino-pretty, synchronously so
@@ -29,6 +31,8 @@ export function loggerParams(service: string, level: string, format: 'json' | 'p
           }
         : {}),
       base: { service },
+      // While tracing records, every line written inside a span names it (`trace_id`, `span_id`).
+      ...(Tracing.enabled && { mixin: () => Tracing.logFields() ?? {} }),
       genReqId: (req: IncomingMessage) => correlationIdOf(req as never),
       customProps: (req: IncomingMessage) => ({ correlationId: (req as { correlationId?: string }).correlationId }),
       redact: {

@@ -1,6 +1,6 @@
 import { LoggerService } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
-import { CorrelationContext } from '@lp/platform/observability';
+import { CorrelationContext, SpanKind, Tracing } from '@lp/platform/observability';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventHandler, EventRetryPolicy, SubscriptionMode } from './event-bus';
 import { parseEventEnvelope } from './event-envelope';
@@ -10,6 +10,8 @@ import { SubscriptionTable } from './subscription-table';
 export interface EventDelivery {
   content: string | Buffer;
   routingKey: string;
+  /** The message's headers: `traceparent` names the span that published it (the outbox write's). */
+  headers?: Record<string, unknown>;
   /** Earlier deliveries of this message that were not acknowledged (consumer failure or death). */
   deliveryCount: number;
   ack(): void;
@@ -69,7 +71,7 @@ export class EventDispatcher {
     const handlers = this.table.handlersFor(delivery.routingKey);
     if (this.mode === 'instance') {
       // An instance queue is bound only for its current handlers: an event nobody wants loses nothing.
-      if (handlers.length > 0) await this.runWithLocalRetries(envelope, handlers);
+      if (handlers.length > 0) await this.runWithLocalRetries(envelope, handlers, delivery.headers);
       return delivery.ack();
     }
     try {
@@ -77,7 +79,7 @@ export class EventDispatcher {
       // subscribed (or for a pattern no longer subscribed). Treated as a failure, the event waits
       // for the handler or ends in the dead-letter queue; acknowledged, it would be lost.
       if (handlers.length === 0) throw new Error(`No handler of ${this.consumer} subscribes to ${delivery.routingKey}`);
-      await this.run(envelope, handlers);
+      await this.run(envelope, handlers, delivery.headers);
       delivery.ack();
     } catch (error) {
       const attempt = delivery.deliveryCount + 1;
@@ -91,10 +93,10 @@ export class EventDispatcher {
     }
   }
 
-  private async runWithLocalRetries(envelope: EventEnvelope, handlers: EventHandler[]): Promise<void> {
+  private async runWithLocalRetries(envelope: EventEnvelope, handlers: EventHandler[], headers: EventDelivery['headers']): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.run(envelope, handlers);
+        return await this.run(envelope, handlers, headers);
       } catch (error) {
         if (attempt >= this.retry.maxAttempts) {
           this.logger.error({ err: error, ...this.describe(envelope), attempt }, 'Event handling failed; dropped');
@@ -105,10 +107,25 @@ export class EventDispatcher {
     }
   }
 
-  private run(envelope: EventEnvelope, handlers: EventHandler[]): Promise<void> {
-    return CorrelationContext.run(envelope.correlationId, async () => {
+  /**
+   * One attempt: the handlers in the event's correlation id and, while tracing records, in a
+   * consumer span continuing the publisher's trace (`traceparent` header), one per attempt.
+   */
+  private run(envelope: EventEnvelope, handlers: EventHandler[], headers: EventDelivery['headers']): Promise<void> {
+    const handleAll = async () => {
       for (const handler of handlers) await handler(envelope);
-    });
+    };
+    if (!Tracing.enabled) return CorrelationContext.run(envelope.correlationId, handleAll);
+    const attributes = {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'process',
+      'messaging.destination.name': envelope.eventType,
+      'messaging.consumer.group.name': this.consumer,
+      'messaging.message.id': envelope.eventId,
+    };
+    return Tracing.run(`process ${envelope.eventType}`, { kind: SpanKind.CONSUMER, parent: headers ?? {}, attributes }, () =>
+      CorrelationContext.run(envelope.correlationId, handleAll),
+    );
   }
 
   /** False when the bus is closing: the delivery is left unsettled for the broker to hand out again. */

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
 import { randomBytes } from 'node:crypto';
-import { InProcessBroker } from '../in-process/in-process-broker';
+import { Tracing } from '@lp/platform/observability';
+import { InProcessBroker, InProcessEventMessage } from '../in-process/in-process-broker';
 import { QueueConsumer } from '../in-process/in-process-queue';
 import { MessagingNames } from '../messaging-names';
 import { DEFAULT_EVENT_PREFETCH, DEFAULT_EVENT_RETRY, EventBus, EventHandler, EventRetryPolicy, SubscribeOptions, Subscription } from './event-bus';
@@ -51,7 +52,9 @@ export class InProcessEventBus extends EventBus {
   async publish(envelope: EventEnvelope): Promise<void> {
     if (this.closed) throw new Error('The event bus is closed');
     assertEventEnvelope(envelope);
-    this.broker.publish(this.names.eventsExchange, { routingKey: envelope.eventType, content: JSON.stringify(envelope) });
+    const message: InProcessEventMessage = { routingKey: envelope.eventType, content: JSON.stringify(envelope) };
+    if (Tracing.enabled) Tracing.inject((message.headers = {}));
+    this.broker.publish(this.names.eventsExchange, message);
   }
 
   async subscribe(options: SubscribeOptions, handler: EventHandler): Promise<Subscription> {
@@ -115,6 +118,7 @@ export class InProcessEventBus extends EventBus {
             dispatcher.dispatch({
               content: delivery.body.content,
               routingKey: delivery.body.routingKey,
+              headers: delivery.body.headers,
               deliveryCount: delivery.deliveryCount,
               ack: () => delivery.ack(),
               reject: (requeue) => delivery.nack(requeue),

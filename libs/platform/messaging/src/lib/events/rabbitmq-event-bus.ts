@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
 import { AMQP_SOCKET_OPTIONS } from '../rpc/rpc-queue-options';
-import { CORRELATION_HEADER } from '@lp/platform/observability';
+import { CORRELATION_HEADER, Tracing } from '@lp/platform/observability';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { AmqpConnectionManager, ChannelWrapper, connect } from 'amqp-connection-manager';
 import { randomBytes } from 'node:crypto';
@@ -110,6 +110,13 @@ export class RabbitMqEventBus extends EventBus {
     this.publisherConnected = new ConnectWaiter(this.publisher);
   }
 
+  /** The correlation id, and the active span's `traceparent` (the outbox relay restores the row's). */
+  private headersOf(envelope: EventEnvelope): Record<string, string> {
+    const headers: Record<string, string> = envelope.correlationId ? { [CORRELATION_HEADER]: envelope.correlationId } : {};
+    Tracing.inject(headers);
+    return headers;
+  }
+
   async publish(envelope: EventEnvelope): Promise<void> {
     if (this.closed) throw new Error('The event bus is closed');
     assertEventEnvelope(envelope);
@@ -120,7 +127,7 @@ export class RabbitMqEventBus extends EventBus {
         messageId: envelope.eventId,
         type: envelope.eventType,
         timestamp: Math.floor(Date.parse(envelope.occurredAt) / 1000),
-        headers: envelope.correlationId ? { [CORRELATION_HEADER]: envelope.correlationId } : {},
+        headers: this.headersOf(envelope),
       });
     } catch (error) {
       throw new Error(`Publishing ${envelope.eventType} ${envelope.eventId} was not confirmed: ${(error as Error).message}`, {
@@ -206,6 +213,7 @@ export class RabbitMqEventBus extends EventBus {
       return {
         content: message.content,
         routingKey: message.fields.routingKey,
+        headers: message.properties.headers,
         deliveryCount: deliveryCountOf(message),
         ack: () => settle(() => channel.ack(message)),
         reject: (requeue) => settle(() => channel.nack(message, false, requeue)),

@@ -15,6 +15,8 @@ export interface InProcessRpcRequest {
 export interface InProcessEventMessage {
   routingKey: string;
   content: string;
+  /** Message headers, as AMQP carries them (`traceparent` while tracing records). */
+  headers?: Record<string, string>;
 }
 
 export interface EventQueueDeclaration {

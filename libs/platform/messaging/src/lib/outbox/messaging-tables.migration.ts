@@ -78,3 +78,29 @@ export function createProcessedEventTimeIndexMigration(schema: string, timestamp
   Object.defineProperty(migration, 'name', { value: name });
   return migration;
 }
+
+/** After every service's migrations so far: a deployed schema gets it as its newest. */
+export const OUTBOX_TRACEPARENT_TIMESTAMP = 1765000000000;
+
+/**
+ * `outbox_message.traceparent`: the W3C Trace Context of the write that produced the event, which
+ * the relay publishes with it (docs/operations/tracing.md). Nullable: rows written while tracing is
+ * off, and every row written before this migration, carry none. A factory, as above.
+ */
+export function createOutboxTraceparentMigration(schema: string, timestamp: number = OUTBOX_TRACEPARENT_TIMESTAMP): new () => MigrationInterface {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid schema name "${schema}"`);
+  const name = `OutboxTraceparent${timestamp}`;
+  const migration = class implements MigrationInterface {
+    name = name;
+
+    async up(q: QueryRunner): Promise<void> {
+      await q.query(`ALTER TABLE "${schema}"."outbox_message" ADD COLUMN "traceparent" varchar(55)`);
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      await q.query(`ALTER TABLE "${schema}"."outbox_message" DROP COLUMN "traceparent"`);
+    }
+  };
+  Object.defineProperty(migration, 'name', { value: name });
+  return migration;
+}

@@ -38,6 +38,13 @@ export class OutboxMessage {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
+  /**
+   * The W3C `traceparent` of the span that wrote the event (null while tracing is off): the relay
+   * publishes the event with it, so its consumers continue the trace of the write that caused it.
+   */
+  @Column({ type: 'varchar', length: 55, nullable: true })
+  traceparent!: string | null;
+
   /** A relay instance holds the row until then while it publishes it (a crashed relay's lease runs out). */
   @Column({ name: 'locked_until', type: 'timestamptz', nullable: true })
   lockedUntil!: Date | null;

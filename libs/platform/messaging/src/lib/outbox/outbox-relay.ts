@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
-import { outboxLag, outboxPending } from '@lp/platform/observability';
+import { outboxLag, outboxPending, Tracing } from '@lp/platform/observability';
 import { purgeInBatches } from '@lp/platform/persistence';
 import { DataSource, EntitySubscriberInterface, TransactionCommitEvent, TransactionRollbackEvent } from 'typeorm';
 import { EventBus } from '../events/event-bus';
@@ -48,6 +48,7 @@ export interface OutboxSweepResult {
 interface ClaimedRow {
   id: string;
   envelope: EventEnvelope;
+  traceparent: string | null;
 }
 
 const METRICS_INTERVAL_MS = 5_000;
@@ -234,14 +235,15 @@ export class OutboxRelay implements OnApplicationBootstrap, BeforeApplicationShu
              WHERE "sent_at" IS NULL AND ("locked_until" IS NULL OR "locked_until" < now())
              ORDER BY "id" LIMIT $1
              FOR UPDATE SKIP LOCKED)
-         RETURNING "id", "envelope")
-       SELECT "id", "envelope" FROM claimed ORDER BY "id"`,
+         RETURNING "id", "envelope", "traceparent")
+       SELECT "id", "envelope", "traceparent" FROM claimed ORDER BY "id"`,
       [this.batchSize, this.leaseMs],
     );
     if (rows.length === 0) return 0;
 
     // Published in id order on one channel: the broker keeps that order.
-    const results = await Promise.allSettled(rows.map((row) => this.bus.publish(row.envelope)));
+    // Each in the trace of the write that caused it (the bus sends the active `traceparent`).
+    const results = await Promise.allSettled(rows.map((row) => Tracing.withParent(row.traceparent, () => this.bus.publish(row.envelope))));
     const sent: string[] = [];
     const failed: string[] = [];
     const parked: string[] = [];

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SpanKind, Tracing } from '@lp/platform/observability';
 import { AnyEventContract, event, EventEnvelope, EventPayloadOf } from '@lp/contracts';
 import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
@@ -15,6 +16,25 @@ export class OutboxTransactionRequiredError extends Error {
 }
 
 /**
+ * A producer span for one event written, ended at once (the publish itself happens after the
+ * commit): its `traceparent` is stored with the row, and the event's consumers are its children.
+ */
+function producerSpan(envelope: EventEnvelope): string | null {
+  const started = Tracing.start(`publish ${envelope.eventType}`, {
+    kind: SpanKind.PRODUCER,
+    attributes: {
+      'messaging.system': 'rabbitmq',
+      'messaging.operation.type': 'create',
+      'messaging.destination.name': envelope.eventType,
+      'messaging.message.id': envelope.eventId,
+    },
+  });
+  if (!started) return null;
+  started.span.end();
+  return Tracing.traceparent(started.context);
+}
+
+/**
  * Writes integration events into the outbox in the caller's transaction, through the caller's
  * EntityManager: the events exist if and only if the state change commits. A manager without an
  * open transaction is refused, since writing through it would break exactly that guarantee (and on
@@ -28,10 +48,11 @@ export class OutboxWriter {
     if (!queryRunner?.isTransactionActive) throw new OutboxTransactionRequiredError();
     if (list.length === 0) return;
     list.forEach((envelope) => assertEventEnvelope(envelope));
-    const rows: Array<Pick<OutboxMessage, 'eventId' | 'eventType' | 'envelope'>> = list.map((envelope) => ({
+    const rows: Array<Pick<OutboxMessage, 'eventId' | 'eventType' | 'envelope' | 'traceparent'>> = list.map((envelope) => ({
       eventId: envelope.eventId,
       eventType: envelope.eventType,
       envelope,
+      traceparent: Tracing.enabled ? producerSpan(envelope) : null,
     }));
     // TypeORM's deep-partial type cannot follow a jsonb column's `unknown` payload.
     await manager.insert(OutboxMessage, rows as QueryDeepPartialEntity<OutboxMessage>[]);

@@ -27,7 +27,11 @@ export class InProcessRpcClient extends RpcClient {
     this.names = new MessagingNames(options.prefix);
   }
 
-  async send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
+  send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
+    return this.traced(pattern, options, 'in-process', () => this.sendNow<TResult>(pattern, data, options));
+  }
+
+  private async sendNow<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
     if (this.closed) throw new RpcTransportError(pattern, 'the client is closed');
     const timeoutMs = this.timeoutOf(pattern, options);
     const queue = this.broker.rpcQueue(this.names.rpcQueue(this.targetService(pattern, options)));

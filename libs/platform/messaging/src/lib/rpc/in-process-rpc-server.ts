@@ -11,6 +11,7 @@ import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
 import { callerGaveUp, handleWithinDeadline } from './rpc-server-deadline';
 import { isPlainPatternName } from './rpc-pattern-route';
+import { handleInServerSpan } from './rpc-server-tracing';
 
 export const IN_PROCESS_TRANSPORT = Symbol('in-process');
 
@@ -90,10 +91,11 @@ export class InProcessRpcServer extends Server implements CustomTransportStrateg
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
     const pattern = context instanceof InProcessRpcContext ? context.getPattern() : 'unknown';
-    const deadlineAt = context instanceof InProcessRpcContext ? parseDeadlineHeader(context.getHeaders()[DEADLINE_HEADER]) : undefined;
+    const headers = context instanceof InProcessRpcContext ? context.getHeaders() : undefined;
+    const deadlineAt = parseDeadlineHeader(headers?.[DEADLINE_HEADER]);
     if (callerGaveUp(this.options.service, pattern, deadlineAt)) return this.deliveries.get(context)?.ack();
-    handleWithinDeadline(deadlineAt, timedRespond(this.options.service, pattern, respond), (answer) =>
-      super.handleRequest(context, answeringFailures(produce, this.log), answer),
+    handleInServerSpan(this.options.service, pattern, 'in-process', headers, timedRespond(this.options.service, pattern, respond), (traced) =>
+      handleWithinDeadline(deadlineAt, traced, (answer) => super.handleRequest(context, answeringFailures(produce, this.log), answer)),
     );
   }
 

@@ -28,7 +28,11 @@ export class RabbitMqRpcClient extends RpcClient {
     this.urls = Array.isArray(options.url) ? options.url : [options.url];
   }
 
-  async send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
+  send<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
+    return this.traced(pattern, options, 'rabbitmq', () => this.sendNow<TResult>(pattern, data, options));
+  }
+
+  private async sendNow<TResult>(pattern: string, data: unknown, options?: RpcCallOptions): Promise<TResult> {
     if (this.closed) throw new RpcTransportError(pattern, 'the client is closed');
     const timeoutMs = this.timeoutOf(pattern, options);
     const proxy = this.proxyFor(this.targetService(pattern, options));

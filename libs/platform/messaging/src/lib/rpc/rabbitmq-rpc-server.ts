@@ -6,6 +6,7 @@ import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
 import { callerGaveUp, handleWithinDeadline } from './rpc-server-deadline';
 import { isPlainPatternName } from './rpc-pattern-route';
+import { handleInServerSpan } from './rpc-server-tracing';
 
 export type RabbitMqRpcServerOptions = Required<RmqOptions>['options'];
 
@@ -30,7 +31,8 @@ function correlationIdOf(context: BaseRpcContext): string | undefined {
  * - every failure is answered with a problem object;
  * - a request whose caller has given up (its `x-deadline` passed) is acked and dropped unexecuted,
  *   and the others run within their deadline (`callerGaveUp`, `handleWithinDeadline`);
- * - every request is timed per pattern and outcome (`timedRespond`).
+ * - every request is timed per pattern and outcome (`timedRespond`), and runs in a server span
+ *   continuing its caller's trace (`handleInServerSpan`, while tracing records).
  */
 export class RabbitMqRpcServer extends ServerRMQ {
   private readonly log = new Logger(RabbitMqRpcServer.name);
@@ -69,10 +71,11 @@ export class RabbitMqRpcServer extends ServerRMQ {
     respond: (data: WritePacket) => Promise<unknown> | void,
   ): void {
     const pattern = context instanceof RmqContext ? context.getPattern() : 'unknown';
-    const deadlineAt = parseDeadlineHeader(headersOf(context)?.[DEADLINE_HEADER]);
+    const headers = headersOf(context);
+    const deadlineAt = parseDeadlineHeader(headers?.[DEADLINE_HEADER]);
     if (callerGaveUp(this.service, pattern, deadlineAt)) return this.acknowledge(context);
-    handleWithinDeadline(deadlineAt, timedRespond(this.service, pattern, respond), (answer) =>
-      super.handleRequest(context, answeringFailures(produce, this.log), answer),
+    handleInServerSpan(this.service, pattern, 'rabbitmq', headers, timedRespond(this.service, pattern, respond), (traced) =>
+      handleWithinDeadline(deadlineAt, traced, (answer) => super.handleRequest(context, answeringFailures(produce, this.log), answer)),
     );
   }
 

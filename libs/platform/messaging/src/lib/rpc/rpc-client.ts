@@ -1,6 +1,6 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import type { AnyRpcContract, MessageOf, ReplyOf } from '@lp/contracts';
-import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, RequestDeadline } from '@lp/platform/observability';
+import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, RequestDeadline, SpanKind, Tracing } from '@lp/platform/observability';
 import { RpcDeadlineExceededError, RpcTransportError } from './rpc-errors';
 import { RpcRouter, RpcRoutes } from './rpc-routes';
 
@@ -80,13 +80,25 @@ export abstract class RpcClient implements OnApplicationShutdown {
 
   /**
    * The headers of a request: its deadline (`x-deadline`, epoch ms: the server drops the request
-   * unexecuted once it has passed, as its caller no longer waits) and the caller's correlation id,
-   * which travels like HTTP's `X-Correlation-Id`.
+   * unexecuted once it has passed, as its caller no longer waits), the caller's correlation id,
+   * which travels like HTTP's `X-Correlation-Id`, and while tracing records, the call's span as
+   * W3C Trace Context (`traceparent`), which the server continues.
    */
   protected requestHeaders(timeoutMs: number): Record<string, string> {
     const headers: Record<string, string> = { [DEADLINE_HEADER]: String(Date.now() + timeoutMs) };
     const correlationId = CorrelationContext.current();
     if (correlationId) headers[CORRELATION_HEADER] = correlationId;
+    Tracing.inject(headers);
     return headers;
+  }
+
+  /**
+   * The call as a client span named by its pattern (`cases.create`), the parent of the server's
+   * span; `send` builds its headers inside it. Only a flag test while tracing is off.
+   */
+  protected traced<T>(pattern: string, options: RpcCallOptions | undefined, transport: string, send: () => Promise<T>): Promise<T> {
+    if (!Tracing.enabled) return send();
+    const attributes = { 'rpc.system': transport, 'rpc.method': pattern, 'rpc.service': this.router.serviceFor(pattern, options?.service) ?? 'unknown' };
+    return Tracing.run(pattern, { kind: SpanKind.CLIENT, attributes }, send);
   }
 }

@@ -1,0 +1,64 @@
+import { basename, dirname } from 'node:path';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { registerInstrumentations } from '@opentelemetry/instrumentation';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import { PROBE_PATHS } from './readiness';
+import { Tracing } from './trace-context';
+
+/** Paths never traced: probes and scrapes every few seconds would bury the requests. */
+const UNTRACED_PATHS: readonly string[] = PROBE_PATHS;
+
+/**
+ * The service a process runs, for `service.name`: `OTEL_SERVICE_NAME` when set, else the app whose
+ * `apps/<name>/src/main.ts` started it (tools/run.mjs and the image's entry point both run that file).
+ */
+export function tracedServiceName(env: NodeJS.ProcessEnv, mainFile: string | undefined): string {
+  if (env['OTEL_SERVICE_NAME']) return env['OTEL_SERVICE_NAME'];
+  if (mainFile && basename(mainFile).startsWith('main.')) return basename(dirname(dirname(mainFile)));
+  return 'legal-platform';
+}
+
+function sampler(env: NodeJS.ProcessEnv): ParentBasedSampler {
+  const ratio = Number(env['OTEL_TRACES_SAMPLER_ARG']);
+  // A caller's sampling decision is kept; a trace started here is sampled at the ratio (default all).
+  return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number.isFinite(ratio) && ratio >= 0 && ratio <= 1 ? ratio : 1) });
+}
+
+/**
+ * Starts the OpenTelemetry trace SDK: the AsyncLocalStorage context manager, the W3C Trace Context
+ * propagator, an OTLP/HTTP (JSON) exporter to `OTEL_EXPORTER_OTLP_ENDPOINT` behind a batch
+ * processor, and the http, express, pg and ioredis instrumentations. Must run before those modules
+ * are first required, which is why each `main.ts` imports `@lp/platform/observability/tracing`
+ * first. pg and ioredis spans need a parent: the background loops' polls are not traces.
+ */
+export function startTracingSdk(env: NodeJS.ProcessEnv, serviceName: string): void {
+  const contextManager = new AsyncLocalStorageContextManager();
+  context.setGlobalContextManager(contextManager.enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const delay = Number(env['OTEL_BSP_SCHEDULE_DELAY']);
+  const provider = new TracerProvider({
+    resource: defaultResource().merge(resourceFromAttributes({ 'service.name': serviceName })),
+    sampler: sampler(env),
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...(delay > 0 && { scheduledDelayMillis: delay }) })],
+  });
+  trace.setGlobalTracerProvider(provider);
+  registerInstrumentations({
+    tracerProvider: provider,
+    instrumentations: [
+      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((path) => req.url?.startsWith(path)) }),
+      // Route handlers only: a span per middleware (body parser, correlation, admission) costs more than it tells.
+      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
+      new PgInstrumentation({ requireParentSpan: true }),
+      new IORedisInstrumentation({ requireParentSpan: true }),
+    ],
+  });
+  Tracing.started(() => provider.shutdown());
+}
