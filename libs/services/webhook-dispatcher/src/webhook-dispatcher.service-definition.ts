@@ -4,6 +4,7 @@ import { createMessagingTablesMigration, createOutboxTraceparentMigration, creat
 import { defineService } from '@lp/platform/runtime';
 import { CreateWebhookTables1764800000000 } from './migrations/1764800000000-CreateWebhookTables';
 import { DeliveryListIndex1764800000100 } from './migrations/1764800000100-DeliveryListIndex';
+import { DeliveryTraceparent1765000000100 } from './migrations/1765000000100-DeliveryTraceparent';
 import { WEBHOOK_DISPATCHER_JOBS } from './retention/delivery-retention.jobs';
 import { WEBHOOK_ENTITIES } from './store';
 import { WebhookDispatcherModule } from './webhook-dispatcher.module';
@@ -27,6 +28,7 @@ export const webhookDispatcherService = defineService({
       createProcessedEventTimeIndexMigration(WEBHOOKS_SCHEMA),
       CreateWebhookTables1764800000000,
       DeliveryListIndex1764800000100,
+      DeliveryTraceparent1765000000100,
       createOutboxTraceparentMigration(WEBHOOKS_SCHEMA),
     ],
   },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, TrustedCaller } from '@lp/contracts';
+import { Tracing } from '@lp/platform/observability';
 import { DeadLetterStore } from '../policies/dead-letter-store';
 import { SubscriptionsRepository } from '../subscriptions/subscriptions.repository';
 import { DeliveryAttemptRunner } from './delivery-attempt.runner';
@@ -57,7 +58,7 @@ export class DeliveriesService {
       return created;
     });
     const result = await this.runner.attempt(
-      { id, tenantId: caller.tenantId, subscriptionId, eventId, eventType: PING_EVENT_TYPE, payload, kind: 'ping', attemptCount: 0, roundAttempts: 0 },
+      { id, tenantId: caller.tenantId, subscriptionId, eventId, eventType: PING_EVENT_TYPE, payload, kind: 'ping', attemptCount: 0, roundAttempts: 0, traceparent: Tracing.traceparent() },
       subscription,
       holder,
     );

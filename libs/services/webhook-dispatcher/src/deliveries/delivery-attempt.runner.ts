@@ -85,6 +85,7 @@ export class DeliveryAttemptRunner {
       payload: delivery.payload,
       secrets: this.secrets.signingSecretsOf(subscription, attemptedAt),
       attemptedAt,
+      traceparent: delivery.traceparent,
     });
     // A ping is one attempt, never retried and never dead-lettered.
     const maxRetries = delivery.kind === 'ping' ? 0 : (subscription.maxRetries ?? this.policy.maxRetries);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, In } from 'typeorm';
+import { Tracing } from '@lp/platform/observability';
 import { DeliveryKind, DeliveryStatus, WebhookSubscriptionEntity } from '../store';
 
 /** A delivery as the scheduler claimed it. */
@@ -13,6 +14,8 @@ export interface ClaimedDelivery {
   kind: DeliveryKind;
   attemptCount: number;
   roundAttempts: number;
+  /** The trace the delivery belongs to: each attempt is a span of it and sends it on. */
+  traceparent: string | null;
 }
 
 /** An event to fan out to subscriptions: from the broker or the ingest route. */
@@ -49,6 +52,7 @@ interface ClaimedRow {
   kind: DeliveryKind;
   attempt_count: number;
   round_attempts: number;
+  traceparent: string | null;
 }
 
 const claimedOf = (row: ClaimedRow): ClaimedDelivery => ({
@@ -61,6 +65,7 @@ const claimedOf = (row: ClaimedRow): ClaimedDelivery => ({
   kind: row.kind,
   attemptCount: Number(row.attempt_count),
   roundAttempts: Number(row.round_attempts),
+  traceparent: row.traceparent,
 });
 
 /**
@@ -86,11 +91,12 @@ export class DeliveryRepository {
   ): Promise<string[]> {
     if (subscriptionIds.length === 0) return [];
     const rows: Array<{ id: string }> = await manager.query(
-      `INSERT INTO "webhooks"."delivery" ("id", "tenant_id", "subscription_id", "event_id", "event_type", "payload", "occurred_at", "kind", "status", "next_attempt_at")
-       SELECT gen_random_uuid(), $1, s, $2, $3, $4::jsonb, $5, $6, 'pending', $7 FROM unnest($8::uuid[]) AS s
+      `INSERT INTO "webhooks"."delivery" ("id", "tenant_id", "subscription_id", "event_id", "event_type", "payload", "occurred_at", "kind", "status", "next_attempt_at", "traceparent")
+       SELECT gen_random_uuid(), $1, s, $2, $3, $4::jsonb, $5, $6, 'pending', $7, $9 FROM unnest($8::uuid[]) AS s
        ON CONFLICT ("subscription_id", "event_id") DO NOTHING
        RETURNING "id"`,
-      [event.tenantId, event.eventId, event.eventType, JSON.stringify(event.payload), event.occurredAt, kind, dueAt, subscriptionIds],
+      // The active span (the event's consumer, or the ingest or ping request) is the attempts' parent.
+      [event.tenantId, event.eventId, event.eventType, JSON.stringify(event.payload), event.occurredAt, kind, dueAt, subscriptionIds, Tracing.traceparent()],
     );
     return rows.map((row) => row.id);
   }
@@ -124,7 +130,7 @@ export class DeliveryRepository {
            LIMIT s."free"
            FOR UPDATE OF x SKIP LOCKED) AS c
          LIMIT $7)
-       RETURNING d."id", d."tenant_id", d."subscription_id", d."event_id", d."event_type", d."payload", d."kind", d."attempt_count", d."round_attempts"`,
+       RETURNING d."id", d."tenant_id", d."subscription_id", d."event_id", d."event_type", d."payload", d."kind", d."attempt_count", d."round_attempts", d."traceparent"`,
       [now, leaseUntil, holder, [...running.keys()], [...running.values()], share, limit],
     );
     return rows.map(claimedOf);

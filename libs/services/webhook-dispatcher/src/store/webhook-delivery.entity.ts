@@ -30,4 +30,6 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'created_at', type: 'timestamptz' }) createdAt!: Date;
   @Column({ name: 'updated_at', type: 'timestamptz' }) updatedAt!: Date;
   @Column({ name: 'completed_at', type: 'timestamptz', nullable: true }) completedAt!: Date | null;
+  /** The trace its attempts belong to (W3C `traceparent`); null while tracing is off. */
+  @Column({ type: 'varchar', length: 55, nullable: true }) traceparent!: string | null;
 }

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { Pool } from 'undici';
 import { InjectConfig } from '@lp/platform/config';
+import { SpanKind, Tracing } from '@lp/platform/observability';
 import { PlatformConfig, platformConfig } from '@lp/platform/runtime';
 import { DeliveryIpAllowlist, type DeliveryTarget } from '../policies/delivery-ip-allowlist';
 import { deliveryHeaders } from '../signing/delivery-headers';
@@ -47,7 +48,32 @@ export class HttpWebhookTransport extends WebhookTransport implements OnModuleDe
     });
   }
 
-  async send(delivery: OutboundDelivery): Promise<DeliveryOutcome> {
+  /**
+   * While tracing records, the attempt is a client span in the delivery's trace (its `traceparent`:
+   * the consumer of the event that caused it), and the request carries that span as `traceparent`,
+   * so a receiver that traces continues it. The span names the host only, like the log line below.
+   */
+  send(delivery: OutboundDelivery): Promise<DeliveryOutcome> {
+    if (!Tracing.enabled) return this.sendNow(delivery);
+    const host = URL.canParse(delivery.callbackUrl) ? new URL(delivery.callbackUrl).host : 'invalid';
+    const attributes = {
+      'http.request.method': 'POST',
+      'server.address': host,
+      'webhook.delivery_id': delivery.deliveryId,
+      'webhook.event_type': delivery.eventType,
+      'webhook.subscription_id': delivery.subscriptionId,
+    };
+    return Tracing.withParent(delivery.traceparent, () =>
+      Tracing.run('POST webhook', { kind: SpanKind.CLIENT, attributes }, async (span) => {
+        const outcome = await this.sendNow(delivery);
+        if (outcome.kind === 'response') span?.setAttribute('http.response.status_code', outcome.status);
+        else span?.setAttribute('error.type', outcome.code);
+        return outcome;
+      }),
+    );
+  }
+
+  private async sendNow(delivery: OutboundDelivery): Promise<DeliveryOutcome> {
     const started = performance.now();
     const latencyMs = () => Math.round(performance.now() - started);
     const url = callbackUrl(delivery.callbackUrl);
@@ -65,7 +91,7 @@ export class HttpWebhookTransport extends WebhookTransport implements OnModuleDe
       const response = await this.poolFor(url.origin, delivery).request({
         method: 'POST',
         path: `${url.pathname}${url.search}`,
-        headers: deliveryHeaders(delivery, body),
+        headers: tracedHeaders(deliveryHeaders(delivery, body)),
         body,
         signal: abort.signal,
       });
@@ -117,6 +143,12 @@ export class HttpWebhookTransport extends WebhookTransport implements OnModuleDe
     this.pools.set(key, pool);
     return pool;
   }
+}
+
+/** The attempt's headers and, while tracing records, its span's `traceparent` (unsigned: it is not the receiver's data). */
+function tracedHeaders(headers: Record<string, string>): Record<string, string> {
+  Tracing.inject(headers);
+  return headers;
 }
 
 function callbackUrl(value: string): URL | null {

@@ -15,6 +15,8 @@ export interface OutboundDelivery {
   secrets: string[];
   /** The attempt's time: `X-Webhook-Timestamp` and `webhook-timestamp`, both signed. */
   attemptedAt: Date;
+  /** The trace the delivery belongs to (W3C `traceparent`): the attempt's span is its child and the request sends it. */
+  traceparent?: string | null;
 }
 
 /** Why an attempt got no HTTP answer; the delivery log's `errorCode`. */
