@@ -67,7 +67,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
     return false;
   }
 
-  it('a case created through MCP is one trace: gateway → cases.create → decision → outbox event → consumer → webhook request', async () => {
+  it('a case created through MCP is one trace: gateway → cases.create → decision → outbox event → consumers → webhook request', async () => {
     const subscription = await fetch(`${fleet.url('webhook-dispatcher')}/api/webhooks/subscriptions`, {
       method: 'POST',
       headers: fleet.auth(),
@@ -102,7 +102,11 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
     // The tool call's correlation id is the trace id (the client sent none).
     expect(correlationIds.at(-1)).toBe(traceId);
 
-    const spans = await spansOf(traceId, (list) => list.some((s) => s.spanId === sendingSpanId) && list.some((s) => s.service === 'authz-decision'));
+    const consumed = (service: string) => (list: ReceivedSpan[]) => list.some((s) => s.service === service && s.kind === OtlpSpanKind.consumer);
+    const spans = await spansOf(
+      traceId,
+      (list) => list.some((s) => s.spanId === sendingSpanId) && list.some((s) => s.service === 'authz-decision') && consumed('policy-management')(list),
+    );
     const root = one(spans, { parentSpanId: '' });
     expect(root).toMatchObject({ service: 'mcp-gateway', kind: OtlpSpanKind.server });
     expect(root.attributes['http.request.method']).toBe('POST');
@@ -120,11 +124,21 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
     }
 
     // The write's queries (pg instrumentation) and its event (the outbox row's producer span).
-    expect(spans.some((s) => s.service === 'case-management' && s.kind === OtlpSpanKind.client && s.attributes['db.system.name'] === 'postgresql' && descendsFrom(spans, s, rpcServer))).toBe(true);
+    expect(
+      spans.some(
+        (s) =>
+          s.service === 'case-management' &&
+          s.kind === OtlpSpanKind.client &&
+          s.attributes['db.system.name'] === 'postgresql' &&
+          descendsFrom(spans, s, rpcServer),
+      ),
+    ).toBe(true);
     const producer = one(spans, { service: 'case-management', name: 'publish case.created', kind: OtlpSpanKind.producer });
     expect(descendsFrom(spans, producer, rpcServer)).toBe(true);
 
-    // The dispatcher's consumer continues the producer's span, and the delivery's request the consumer's.
+    // Every consumer of the event continues the producer's span: policy-management's (which reacts to
+    // a new case) and the webhook dispatcher's, whose delivery request continues its consumer's.
+    one(spans, { service: 'policy-management', name: 'process case.created', kind: OtlpSpanKind.consumer, parentSpanId: producer.spanId });
     const consumer = one(spans, { service: 'webhook-dispatcher', name: 'process case.created', kind: OtlpSpanKind.consumer, parentSpanId: producer.spanId });
     const webhook = one(spans, { service: 'webhook-dispatcher', spanId: sendingSpanId, kind: OtlpSpanKind.client });
     expect(webhook.parentSpanId).toBe(consumer.spanId);
@@ -156,7 +170,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
       await client.close();
     }
     expect(correlationId).toMatch(TRACE_ID);
-    const spans = await spansOf(correlationId, (list) => list.some((s) => s.service === 'case-management' && s.name === 'cases.create' && s.kind === OtlpSpanKind.server));
+    const spans = await spansOf(correlationId, (list) =>
+      list.some((s) => s.service === 'case-management' && s.name === 'cases.create' && s.kind === OtlpSpanKind.server),
+    );
     expect(one(spans, { parentSpanId: '' }).service).toBe('mcp-gateway');
     // The RPC answered a problem: its server span is marked failed, and no event was written.
     expect(one(spans, { service: 'case-management', name: 'cases.create', kind: OtlpSpanKind.server }).statusCode).toBe(2);

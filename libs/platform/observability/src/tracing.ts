@@ -9,7 +9,6 @@ const env = process.env;
 const requested = Boolean(env['OTEL_EXPORTER_OTLP_ENDPOINT'] || env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']);
 if (requested && env['OTEL_SDK_DISABLED'] !== 'true' && env['OTEL_TRACES_EXPORTER'] !== 'none') {
   // Required here rather than imported, so a process without an endpoint never loads the SDK.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sdk = require('./lib/tracing-sdk') as typeof import('./lib/tracing-sdk');
   sdk.startTracingSdk(env, sdk.tracedServiceName(env, require.main?.filename));
 }

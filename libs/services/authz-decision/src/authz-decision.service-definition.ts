@@ -1,6 +1,12 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
-import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import {
+  createMessagingTablesMigration,
+  createOutboxTraceparentMigration,
+  createProcessedEventTimeIndexMigration,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
 import { decisionAuditRetentionJob } from './audit/decision-audit.jobs';
 import { AuthzDecisionModule } from './authz-decision.module';

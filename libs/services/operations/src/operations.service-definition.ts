@@ -1,6 +1,12 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import {
+  createMessagingTablesMigration,
+  createOutboxTraceparentMigration,
+  createProcessedEventTimeIndexMigration,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateJobTables1764000000000 } from './migrations/1764000000000-CreateJobTables';
 import { OPERATIONS_JOBS } from './jobs/operations.jobs';

@@ -1,7 +1,13 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
 import { PolicyManagementModule } from './policy-management.module';
-import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import {
+  createMessagingTablesMigration,
+  createOutboxTraceparentMigration,
+  createProcessedEventTimeIndexMigration,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';

@@ -1,6 +1,12 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import {
+  createMessagingTablesMigration,
+  createOutboxTraceparentMigration,
+  createProcessedEventTimeIndexMigration,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateWebhookTables1764800000000 } from './migrations/1764800000000-CreateWebhookTables';
 import { DeliveryListIndex1764800000100 } from './migrations/1764800000100-DeliveryListIndex';

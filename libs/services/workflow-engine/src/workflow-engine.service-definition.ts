@@ -1,6 +1,12 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import { createMessagingTablesMigration, createOutboxTraceparentMigration, createProcessedEventTimeIndexMigration, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
+import {
+  createMessagingTablesMigration,
+  createOutboxTraceparentMigration,
+  createProcessedEventTimeIndexMigration,
+  OutboxMessage,
+  ProcessedEvent,
+} from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';

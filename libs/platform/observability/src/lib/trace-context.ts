@@ -1,4 +1,15 @@
-import { type Attributes, context, type Context, propagation, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type TextMapGetter, trace } from '@opentelemetry/api';
+import {
+  type Attributes,
+  context,
+  type Context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type TextMapGetter,
+  trace,
+} from '@opentelemetry/api';
 
 /** The W3C Trace Context header, on HTTP requests, AMQP messages and outbox rows alike. */
 export const TRACEPARENT_HEADER = 'traceparent';

@@ -58,7 +58,18 @@ export class DeliveriesService {
       return created;
     });
     const result = await this.runner.attempt(
-      { id, tenantId: caller.tenantId, subscriptionId, eventId, eventType: PING_EVENT_TYPE, payload, kind: 'ping', attemptCount: 0, roundAttempts: 0, traceparent: Tracing.traceparent() },
+      {
+        id,
+        tenantId: caller.tenantId,
+        subscriptionId,
+        eventId,
+        eventType: PING_EVENT_TYPE,
+        payload,
+        kind: 'ping',
+        attemptCount: 0,
+        roundAttempts: 0,
+        traceparent: Tracing.traceparent(),
+      },
       subscription,
       holder,
     );
