@@ -11,9 +11,20 @@ import { measure } from './latency-stats';
 /**
  * `decision`: policy-management + authz-decision (+ the platform echo); `echo`: the RPC floor;
  * `operations`, `cases` (case-management), `mcp-gateway` and `workflow-engine` (both listening on
- * HTTP): one service each.
+ * HTTP): one service each; `guarded-read`: policy-management + authz-decision listening on HTTP;
+ * `webhook-receiver` and `otlp-receiver`: plain HTTP sinks.
  */
-export type BenchServerKind = 'decision' | 'echo' | 'operations' | 'cases' | 'mcp-gateway' | 'workflow-engine' | 'webhook-dispatcher' | 'webhook-receiver';
+export type BenchServerKind =
+  | 'decision'
+  | 'echo'
+  | 'operations'
+  | 'cases'
+  | 'mcp-gateway'
+  | 'workflow-engine'
+  | 'webhook-dispatcher'
+  | 'webhook-receiver'
+  | 'otlp-receiver'
+  | 'guarded-read';
 
 const START_TIMEOUT_MS = 90_000;
 

@@ -16,12 +16,19 @@
  * - `BENCH_SERVER=webhook-dispatcher`: the webhook dispatcher on the same profile, listening on HTTP
  *   as the mcp-gateway does;
  * - `BENCH_SERVER=webhook-receiver`: a plain `node:http` receiver answering every POST 204 after
- *   reading its body, on an ephemeral port reported like the others.
+ *   reading its body, on an ephemeral port reported like the others;
+ * - `BENCH_SERVER=otlp-receiver`: the same answering 200 `{}` (an OTLP/HTTP collector's success);
+ * - `BENCH_SERVER=guarded-read`: policy-management and authz-decision on the same profile, listening
+ *   on HTTP as the mcp-gateway does (tokens checked with the JWT settings the bench gives); traced
+ *   when the bench sets OTEL_EXPORTER_OTLP_ENDPOINT.
  * Sends `{ ready: true }` once serving, and shuts down on `{ stop: true }` or SIGTERM.
  * `{ profile: 'start' }` starts a V8 sampling profile of this process (answered `{ profiling: true }`);
  * `{ profile: 'stop', calls }` ends it and answers `{ profile }`, its summary per call with the maps
  * as entry lists (IPC carries JSON).
  */
+// First, as in every service's main: with OTEL_EXPORTER_OTLP_ENDPOINT set (the tracing bench), the
+// SDK must be in place before the modules it instruments load; unset, it does nothing.
+import '@lp/platform/observability/tracing';
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -52,10 +59,11 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
-  if (env.BENCH_SERVER === 'webhook-receiver') {
+  if (env.BENCH_SERVER === 'webhook-receiver' || env.BENCH_SERVER === 'otlp-receiver') {
+    const otlp = env.BENCH_SERVER === 'otlp-receiver';
     const receiver = createPlainServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(204).end());
+      req.on('end', () => (otlp ? res.writeHead(200, { 'content-type': 'application/json' }).end('{}') : res.writeHead(204).end()));
     });
     receiver.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -79,6 +87,19 @@ async function start(): Promise<() => Promise<void>> {
       await runtime.close();
     };
   }
+  if (env.BENCH_SERVER === 'guarded-read') {
+    if (!env.JWT_SECRET) throw new Error('the guarded-read bench server needs the JWT_SECRET the bench signs with');
+    const runtime = await startPlatformRuntime('bench-guarded-read', { ...env, LOG_LEVEL: 'silent' });
+    const apps = [await createServiceApp(policyManagementService, runtime), await createServiceApp(authzDecisionService, runtime)];
+    const server = createHttpServer(apps[0]!.http);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    readyInfo = { port: (server.address() as AddressInfo).port };
+    return async () => {
+      await server.drain(1000);
+      for (const { app } of apps.reverse()) await app.close();
+      await runtime.close();
+    };
+  }
   if (env.BENCH_SERVER === 'echo') {
     const echo = await startEchoServer({ kind: 'rabbitmq', url: env.AMQP_URL as string, prefix: env.AMQP_PREFIX as string });
     return () => echo.close();
@@ -94,7 +115,7 @@ async function start(): Promise<() => Promise<void>> {
   }
   if (env.BENCH_SERVER !== 'decision')
     throw new Error(
-      `BENCH_SERVER must be decision, echo, operations, cases, mcp-gateway, workflow-engine, webhook-dispatcher or webhook-receiver, got ${env.BENCH_SERVER}`,
+      `BENCH_SERVER must be decision, echo, operations, cases, mcp-gateway, workflow-engine, webhook-dispatcher, webhook-receiver, otlp-receiver or guarded-read, got ${env.BENCH_SERVER}`,
     );
   const runtime = await startPlatformRuntime('bench-decision', { ...env, JWT_SECRET: randomBytes(24).toString('hex'), LOG_LEVEL: 'silent' });
   const apps: ServiceApp[] = [];

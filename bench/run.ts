@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: benchmarks against floors measured in the same run. Needs RabbitMQ on AMQP_URL
  * (default 127.0.0.1); set BENCH_QUICK=1 for a short smoke run, BENCH_ONLY=decide (comma list of
- * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow, workflow-reports, webhooks) to run only those after the echo floor, BENCH_PROFILE=always to profile
+ * casbin, decide, decide-processes, cache, redis-stall, scheduler, mcp, workflow, workflow-reports, webhooks, tracing) to run only those after the echo floor, BENCH_PROFILE=always to profile
  * the decision RPC even when it passes.
  */
 import 'reflect-metadata';
@@ -19,6 +19,7 @@ import { benchMcp } from './mcp.bench';
 import { benchWorkflow } from './workflow.bench';
 import { benchWorkflowReports } from './workflow-reports.bench';
 import { benchWebhooks } from './webhooks.bench';
+import { benchTracing } from './tracing.bench';
 
 /** BENCH_PROFILE=always|never: the decision bench's profiling pass (default: only when a ratio fails). */
 function profileMode(): 'on-fail' | 'always' | 'never' {
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   const prefix = `bench_${randomBytes(3).toString('hex')}.`;
   const amqp = process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672';
   const only = new Set(
-    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports,webhooks')
+    (process.env.BENCH_ONLY ?? 'casbin,decide,decide-processes,cache,redis-stall,scheduler,mcp,workflow,workflow-reports,webhooks,tracing')
       .split(',')
       .map((name) => name.trim()),
   );
@@ -85,6 +86,9 @@ async function main(): Promise<void> {
 
   // Webhooks: signed, logged deliveries/s against raw undici POSTs/s to the same receiver, servers in their own processes.
   if (only.has('webhooks')) await benchWebhooks({ quick, amqpUrl: amqp, profile: profileMode() });
+
+  // Tracing: guarded reads with every span exported over OTLP/HTTP vs tracing off, machine time per request within +10 %.
+  if (only.has('tracing')) await benchTracing({ quick, amqpUrl: amqp, profile: profileMode() });
 }
 
 main().then(

@@ -157,7 +157,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
 
   it("a denied call's problem keeps its correlation id, and that id is the trace where the denial shows", async () => {
     const client = await connectMcp(fleet.url('mcp-gateway'), mcpHeaders(fleet.token({ sub: 'nobody-in-particular' }), SEEDED_TENANT));
-    let correlationId: string;
+    let correlationId = '';
     try {
       const result = await client.callTool({
         name: 'create_litigation_case',
@@ -165,7 +165,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
       });
       const problem = toolError(result);
       expect(problem.code).toBe('Authorization.Denied');
-      correlationId = problem.correlationId;
+      correlationId = problem.correlationId ?? '';
     } finally {
       await client.close();
     }

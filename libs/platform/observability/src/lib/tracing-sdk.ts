@@ -56,8 +56,10 @@ export function startTracingSdk(env: NodeJS.ProcessEnv, serviceName: string): vo
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((path) => req.url?.startsWith(path)) }),
       // Route handlers only: a span per middleware (body parser, correlation, admission) costs more than it tells.
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
-      new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // A span per statement; none for taking a pooled connection (one more span per query, little to tell).
+      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+      // The command's name only: keys carry tenant and subject ids, values cached decisions.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
     ],
   });
   Tracing.started(() => provider.shutdown());
