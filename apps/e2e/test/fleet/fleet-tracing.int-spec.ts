@@ -109,7 +109,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
     );
     const root = one(spans, { parentSpanId: '' });
     expect(root).toMatchObject({ service: 'mcp-gateway', kind: OtlpSpanKind.server });
-    expect(root.attributes['http.request.method']).toBe('POST');
+    // Named by its route (the express instrumentation), the HTTP method an attribute.
+    expect(root).toMatchObject({ name: 'POST /mcp', attributes: expect.objectContaining({ 'http.request.method': 'POST', 'http.route': '/mcp' }) });
 
     const rpcClient = one(spans, { service: 'mcp-gateway', name: 'cases.create', kind: OtlpSpanKind.client });
     expect(descendsFrom(spans, rpcClient, root)).toBe(true);

@@ -26,6 +26,43 @@ export function tracedServiceName(env: NodeJS.ProcessEnv, mainFile: string | und
   return 'legal-platform';
 }
 
+/** The instrumentations by the names `OTEL_NODE_ENABLED_INSTRUMENTATIONS` / `OTEL_NODE_DISABLED_INSTRUMENTATIONS` use. */
+const INSTRUMENTATIONS = {
+  http: () => new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((path) => req.url?.startsWith(path)) }),
+  // Names the HTTP span by its route (`GET /api/cases/{id}`); no span per layer: a span per
+  // middleware (body parser, correlation, admission) or per handler costs more than it tells.
+  express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER, ExpressLayerType.REQUEST_HANDLER] }),
+  // A span per statement; none for taking a pooled connection (one more span per query, little to tell).
+  pg: () => new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
+  // The command's name only: keys carry tenant and subject ids, values cached decisions.
+  ioredis: () => new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+};
+
+type InstrumentationName = keyof typeof INSTRUMENTATIONS;
+
+const namesIn = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+/**
+ * Every instrumentation, less those `OTEL_NODE_DISABLED_INSTRUMENTATIONS` names, or only those
+ * `OTEL_NODE_ENABLED_INSTRUMENTATIONS` names (the variables of the Node auto-instrumentations,
+ * with their short names: `http`, `express`, `pg`, `ioredis`). The fleet's own spans (RPC, events,
+ * webhooks) are not instrumentations: they follow the endpoint alone.
+ */
+export function selectedInstrumentations(env: NodeJS.ProcessEnv): InstrumentationName[] {
+  const all = Object.keys(INSTRUMENTATIONS) as InstrumentationName[];
+  const enabled = namesIn(env['OTEL_NODE_ENABLED_INSTRUMENTATIONS']);
+  const disabled = new Set(namesIn(env['OTEL_NODE_DISABLED_INSTRUMENTATIONS']));
+  return all.filter((name) => (enabled.length === 0 || enabled.includes(name)) && !disabled.has(name));
+}
+
+function instrumentations(env: NodeJS.ProcessEnv) {
+  return selectedInstrumentations(env).map((name) => INSTRUMENTATIONS[name]());
+}
+
 function sampler(env: NodeJS.ProcessEnv): ParentBasedSampler {
   const ratio = Number(env['OTEL_TRACES_SAMPLER_ARG']);
   // A caller's sampling decision is kept; a trace started here is sampled at the ratio (default all).
@@ -50,17 +87,6 @@ export function startTracingSdk(env: NodeJS.ProcessEnv, serviceName: string): vo
     spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...(delay > 0 && { scheduledDelayMillis: delay }) })],
   });
   trace.setGlobalTracerProvider(provider);
-  registerInstrumentations({
-    tracerProvider: provider,
-    instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.some((path) => req.url?.startsWith(path)) }),
-      // Route handlers only: a span per middleware (body parser, correlation, admission) costs more than it tells.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER] }),
-      // A span per statement; none for taking a pooled connection (one more span per query, little to tell).
-      new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      // The command's name only: keys carry tenant and subject ids, values cached decisions.
-      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
-    ],
-  });
+  registerInstrumentations({ tracerProvider: provider, instrumentations: instrumentations(env) });
   Tracing.started(() => provider.shutdown());
 }
