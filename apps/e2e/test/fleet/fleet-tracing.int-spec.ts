@@ -103,10 +103,18 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
     expect(correlationIds.at(-1)).toBe(traceId);
 
     const consumed = (service: string) => (list: ReceivedSpan[]) => list.some((s) => s.service === service && s.kind === OtlpSpanKind.consumer);
-    const spans = await spansOf(
-      traceId,
-      (list) => list.some((s) => s.spanId === sendingSpanId) && list.some((s) => s.service === 'authz-decision') && consumed('policy-management')(list),
-    );
+    // Each process exports in batches of its own: wait until every span asserted on below has come.
+    const expected: Array<(s: ReceivedSpan) => boolean> = [
+      (s) => s.parentSpanId === '',
+      (s) => s.service === 'mcp-gateway' && s.name === 'cases.create',
+      (s) => s.service === 'case-management' && s.name === 'cases.create',
+      (s) => s.service === 'case-management' && s.name === 'authz.decide',
+      (s) => s.service === 'case-management' && s.kind === OtlpSpanKind.producer,
+      (s) => s.service === 'authz-decision' && s.name === 'authz.decide',
+      (s) => s.service === 'webhook-dispatcher' && s.kind === OtlpSpanKind.consumer,
+      (s) => s.spanId === sendingSpanId,
+    ];
+    const spans = await spansOf(traceId, (list) => consumed('policy-management')(list) && expected.every((match) => list.some(match)));
     const root = one(spans, { parentSpanId: '' });
     expect(root).toMatchObject({ service: 'mcp-gateway', kind: OtlpSpanKind.server });
     // Named by its route (the express instrumentation), the HTTP method an attribute.
@@ -171,8 +179,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'tracing across the fleet
       await client.close();
     }
     expect(correlationId).toMatch(TRACE_ID);
-    const spans = await spansOf(correlationId, (list) =>
-      list.some((s) => s.service === 'case-management' && s.name === 'cases.create' && s.kind === OtlpSpanKind.server),
+    // Each process exports in batches of its own: wait for the gateway's root span as well as case-management's server span.
+    const spans = await spansOf(
+      correlationId,
+      (list) =>
+        list.some((s) => s.parentSpanId === '') &&
+        list.some((s) => s.service === 'case-management' && s.name === 'cases.create' && s.kind === OtlpSpanKind.server),
     );
     expect(one(spans, { parentSpanId: '' }).service).toBe('mcp-gateway');
     // The RPC answered a problem: its server span is marked failed, and no event was written.
