@@ -80,17 +80,26 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
   });
 
   describe('the migration', () => {
-    it('creates both tables in the given schema and drops them again', async () => {
+    it('creates both tables in the given schema, then the traceparent column, and drops them again', async () => {
       const tables = async () =>
         (await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name`, [SCHEMA])).map(
           (r: { table_name: string }) => r.table_name,
         );
+      const columns = async () =>
+        (await dataSource.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'outbox_message'`, [SCHEMA])).map(
+          (r: { column_name: string }) => r.column_name,
+        );
       expect(await tables()).toEqual(expect.arrayContaining(['outbox_message', 'processed_event']));
+      expect(await columns()).toContain('traceparent');
+      // The newest first: the traceparent column, then the tables.
+      await dataSource.undoLastMigration({ transaction: 'each' });
+      expect(await columns()).not.toContain('traceparent');
       await dataSource.undoLastMigration({ transaction: 'each' });
       expect(await tables()).not.toContain('outbox_message');
       expect(await tables()).not.toContain('processed_event');
       await dataSource.runMigrations({ transaction: 'each' });
       expect(await tables()).toEqual(expect.arrayContaining(['outbox_message', 'processed_event']));
+      expect(await columns()).toContain('traceparent');
     });
 
     it('is named with a 13-digit timestamp and refuses an unsafe schema name', () => {
