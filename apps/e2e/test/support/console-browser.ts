@@ -166,12 +166,7 @@ export class ConsoleBrowser {
 
   /** axe-core's serious and critical violations on the page as it is now (WCAG 2.1 A and AA rules). */
   async accessibilityViolations(page: Page): Promise<Array<{ id: string; impact: string; help: string; nodes: string[] }>> {
-    // Only violations are read: axe then details no passing or incomplete node (a large result each
-    // scan serialises through the page, the protocol and Playwright otherwise).
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .options({ resultTypes: ['violations'] })
-      .analyze();
+    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     return results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
       .map((violation) => ({
