@@ -170,8 +170,8 @@ export const jobRuns = singleton(
   () =>
     new Counter({
       name: 'operations_job_runs_total',
-      help: 'Job runs by job and final status (succeeded, failed, skipped, abandoned).',
-      labelNames: ['job', 'status'] as const,
+      help: 'Job runs by job name and final status (succeeded, failed, skipped, abandoned).',
+      labelNames: ['job_name', 'status'] as const,
       registers: [metricsRegistry],
     }),
 );

@@ -252,7 +252,7 @@ export class JobDefinitionRepository {
       }
       return claimed;
     });
-    for (const job of skipped) jobRuns.inc({ job, status: 'skipped' });
+    for (const job of skipped) jobRuns.inc({ job_name: job, status: 'skipped' });
     return claimed;
   }
 }

@@ -79,7 +79,7 @@ export class JobExecutionAudit {
     } catch (error) {
       this.logger.warn(`execution audit of ${row.jobName} (${row.id}) could not record the end (${done.status}): ${describe(error)}`);
     }
-    jobRuns.inc({ job: row.jobName, status: done.status });
+    jobRuns.inc({ job_name: row.jobName, status: done.status });
     return done;
   }
 
@@ -100,7 +100,7 @@ export class JobExecutionAudit {
       .returning(['jobName'])
       .execute();
     const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ job_name?: string; jobName?: string }>;
-    for (const row of rows) jobRuns.inc({ job: row.job_name ?? row.jobName ?? 'unknown', status: 'abandoned' });
+    for (const row of rows) jobRuns.inc({ job_name: row.job_name ?? row.jobName ?? 'unknown', status: 'abandoned' });
     return result.affected ?? rows.length;
   }
 
