@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { collectProcessMetrics } from '@lp/platform/observability';
 import { ConfigValidationError } from '@lp/platform/config';
 import { startPlatformRuntime, StartupError } from './platform-runtime';
 import { createServiceApp } from './service-app';
@@ -11,6 +12,8 @@ import { processAdmission } from './process-admission';
 /** `apps/<service>/src/main.ts`: one service in its own process (the fleet profile). */
 export async function runService(service: ServiceDefinition): Promise<void> {
   const logger = new Logger(service.name);
+  // The process's CPU, memory, heap and event-loop lag on /metrics (the dashboards' process rows).
+  collectProcessMetrics();
   try {
     const runtime = await startPlatformRuntime(service.name);
     const admission = processAdmission(runtime);
