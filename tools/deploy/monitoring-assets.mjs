@@ -71,7 +71,6 @@ function dashboard(uid, title, description, panels) {
     editable: true,
     refresh: '30s',
     time: { from: 'now-6h', to: 'now' },
-    links: [{ title: 'Runbook', type: 'link', url: '/docs/operations/runbook.md', targetBlank: true }],
     templating: {
       list: [
         { name: 'datasource', label: 'Prometheus', type: 'datasource', query: 'prometheus', current: {} },
