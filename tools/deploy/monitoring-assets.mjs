@@ -109,10 +109,14 @@ function commonPanels(service) {
       ],
       { unit: 's', w: 8 },
     ),
-    panel('Slowest routes (p99)', [[`topk(10, histogram_quantile(0.99, sum by (route, le) (rate(http_request_duration_seconds_bucket{${S}}[5m]))))`, '{{route}}']], {
-      unit: 's',
-      w: 12,
-    }),
+    panel(
+      'Slowest routes (p99)',
+      [[`topk(10, histogram_quantile(0.99, sum by (route, le) (rate(http_request_duration_seconds_bucket{${S}}[5m]))))`, '{{route}}']],
+      {
+        unit: 's',
+        w: 12,
+      },
+    ),
     panel('Authorization.Unavailable (guard failed closed)', [[`sum by (cause) (rate(authz_guard_unavailable_total{${J}}[5m]))`, '{{cause}}']], {
       unit: 'reqps',
       w: 12,
@@ -177,12 +181,22 @@ function commonPanels(service) {
 const OWN_PANELS = {
   'authz-decision': () => [
     row('Decisions (SLO 99.9 %, p99 < 50 ms)'),
-    panel('Decision RPC error ratio', [[`slo:authz_decide_errors:ratio_rate5m{${NS}}`, '5m {{namespace}}'], [`slo:authz_decide_errors:ratio_rate1h{${NS}}`, '1h {{namespace}}']], {
-      unit: 'percentunit',
+    panel(
+      'Decision RPC error ratio',
+      [
+        [`slo:authz_decide_errors:ratio_rate5m{${NS}}`, '5m {{namespace}}'],
+        [`slo:authz_decide_errors:ratio_rate1h{${NS}}`, '1h {{namespace}}'],
+      ],
+      {
+        unit: 'percentunit',
+        w: 8,
+      },
+    ),
+    panel('authz.decide p99', [[`slo:authz_decide_latency_seconds:p99_rate5m{${NS}}`, '{{namespace}}']], { unit: 's', w: 8 }),
+    panel('Decisions by outcome', [[`sum by (outcome, cached) (rate(authz_decisions_total{${NS}}[5m]))`, '{{outcome}} cached={{cached}}']], {
+      unit: 'reqps',
       w: 8,
     }),
-    panel('authz.decide p99', [[`slo:authz_decide_latency_seconds:p99_rate5m{${NS}}`, '{{namespace}}']], { unit: 's', w: 8 }),
-    panel('Decisions by outcome', [[`sum by (outcome, cached) (rate(authz_decisions_total{${NS}}[5m]))`, '{{outcome}} cached={{cached}}']], { unit: 'reqps', w: 8 }),
     panel('Decision cache hit ratio', [[`sum(rate(authz_decisions_total{cached="true",${NS}}[5m])) / sum(rate(authz_decisions_total{${NS}}[5m]))`, 'hits']], {
       unit: 'percentunit',
       w: 8,
@@ -205,7 +219,9 @@ const OWN_PANELS = {
       [[`sum by (job_name, status) (increase(operations_job_runs_total{status!="succeeded",${NS}}[1h])) > 0`, '{{job_name}} {{status}}']],
       { w: 12, description: 'Alerts: JobRunsFailed, JobRunsAbandoned, JobRunsSkipped.' },
     ),
-    panel('Job catalog reconciliations', [[`sum by (source, outcome) (increase(operations_job_catalog_syncs_total{${NS}}[1h]))`, '{{source}} {{outcome}}']], { w: 24 }),
+    panel('Job catalog reconciliations', [[`sum by (source, outcome) (increase(operations_job_catalog_syncs_total{${NS}}[1h]))`, '{{source}} {{outcome}}']], {
+      w: 24,
+    }),
   ],
   'webhook-dispatcher': () => [
     row('Deliveries'),
@@ -245,12 +261,22 @@ const fleetPanels = () => [
   panel('HTTP 5xx ratio by service (SLO 99.5 %)', [[`slo:http_errors:ratio_rate5m{${NS}}`, '{{service}}']], { unit: 'percentunit', w: 8 }),
   panel('HTTP p99 by service (objective 1 s)', [[`slo:http_latency_seconds:p99_rate5m{${NS}}`, '{{service}}']], { unit: 's', w: 8 }),
   row('Decisions'),
-  panel('Decision RPC error ratio (SLO 99.9 %)', [[`slo:authz_decide_errors:ratio_rate1h{${NS}}`, '1h {{namespace}}'], [`slo:authz_decide_errors:ratio_rate6h{${NS}}`, '6h {{namespace}}']], {
-    unit: 'percentunit',
+  panel(
+    'Decision RPC error ratio (SLO 99.9 %)',
+    [
+      [`slo:authz_decide_errors:ratio_rate1h{${NS}}`, '1h {{namespace}}'],
+      [`slo:authz_decide_errors:ratio_rate6h{${NS}}`, '6h {{namespace}}'],
+    ],
+    {
+      unit: 'percentunit',
+      w: 8,
+    },
+  ),
+  panel('authz.decide p99 (objective 50 ms)', [[`slo:authz_decide_latency_seconds:p99_rate5m{${NS}}`, '{{namespace}}']], { unit: 's', w: 8 }),
+  panel('Authorization.Unavailable by service', [[`sum by (job, cause) (rate(authz_guard_unavailable_total{${NS}}[5m]))`, '{{job}} {{cause}}']], {
+    unit: 'reqps',
     w: 8,
   }),
-  panel('authz.decide p99 (objective 50 ms)', [[`slo:authz_decide_latency_seconds:p99_rate5m{${NS}}`, '{{namespace}}']], { unit: 's', w: 8 }),
-  panel('Authorization.Unavailable by service', [[`sum by (job, cause) (rate(authz_guard_unavailable_total{${NS}}[5m]))`, '{{job}} {{cause}}']], { unit: 'reqps', w: 8 }),
   row('Backlogs'),
   panel('Outbox oldest unsent by service', [[`max by (service) (outbox_unsent_oldest_age_seconds{${NS}})`, '{{service}}']], { unit: 's', w: 8 }),
   panel('Webhook oldest due delivery', [[`max(webhook_deliveries_due_oldest_age_seconds{${NS}})`, 'oldest due']], { unit: 's', w: 8 }),
@@ -261,10 +287,14 @@ const fleetPanels = () => [
   panel('Webhook dead letters (15 min)', [[`sum(increase(webhook_delivery_attempts_total{verdict="dead",${NS}}[15m]))`, 'dead']], { w: 6 }),
   panel('Job runs not succeeded (1 h)', [[`sum by (status) (increase(operations_job_runs_total{status!="succeeded",${NS}}[1h]))`, '{{status}}']], { w: 6 }),
   row('Load'),
-  panel('Admission refused or expired by process', [[`sum by (process, outcome) (rate(admission_requests_total{outcome=~"refused|expired",${NS}}[5m]))`, '{{process}} {{outcome}}']], {
-    unit: 'reqps',
-    w: 12,
-  }),
+  panel(
+    'Admission refused or expired by process',
+    [[`sum by (process, outcome) (rate(admission_requests_total{outcome=~"refused|expired",${NS}}[5m]))`, '{{process}} {{outcome}}']],
+    {
+      unit: 'reqps',
+      w: 12,
+    },
+  ),
   panel('Memory by service', [[`sum by (job) (process_resident_memory_bytes{${NS}})`, '{{job}}']], { unit: 'bytes', w: 12 }),
 ];
 
@@ -272,11 +302,21 @@ const fleetPanels = () => [
 export function monitoringAssets() {
   const files = new Map();
   const json = (value) => `${JSON.stringify(value, null, 2)}\n`;
-  files.set('deploy/monitoring/dashboards/fleet.json', json(dashboard('lp-fleet', 'Legal platform: fleet', 'SLOs, backlogs and failures across the fleet.', fleetPanels)));
+  files.set(
+    'deploy/monitoring/dashboards/fleet.json',
+    json(dashboard('lp-fleet', 'Legal platform: fleet', 'SLOs, backlogs and failures across the fleet.', fleetPanels)),
+  );
   for (const service of SERVICES) {
     files.set(
       `deploy/monitoring/dashboards/${service}.json`,
-      json(dashboard(`lp-${service}`, `Legal platform: ${service}`, `${service}: its own signals, then HTTP, RPC, admission, messaging, cache, process.`, serviceDashboard(service))),
+      json(
+        dashboard(
+          `lp-${service}`,
+          `Legal platform: ${service}`,
+          `${service}: its own signals, then HTTP, RPC, admission, messaging, cache, process.`,
+          serviceDashboard(service),
+        ),
+      ),
     );
   }
   const rulesDir = join(root, 'deploy/monitoring/rules');

@@ -117,7 +117,10 @@ async function typeCheck(list) {
   const readFile = host.readFile.bind(host);
   const getSourceFile = host.getSourceFile.bind(host);
   host.readFile = (name) => (name === file ? text : readFile(name));
-  host.fileExists = ((exists) => (name) => name === file || exists(name))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (name) =>
+      name === file || exists(name)
+  )(host.fileExists.bind(host));
   host.getSourceFile = (name, languageVersion, ...rest) =>
     name === file ? ts.createSourceFile(name, text, languageVersion, true) : getSourceFile(name, languageVersion, ...rest);
   const program = ts.createProgram([file], options, host);

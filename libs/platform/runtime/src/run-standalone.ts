@@ -3,7 +3,7 @@ import { collectProcessMetrics } from '@lp/platform/observability';
 import { signAccessToken } from '@lp/platform/auth';
 import { consoleClientConfig, consoleHostConfig } from './console-host';
 import { startPlatformRuntime } from './platform-runtime';
-import { exitOnStartupError } from './run-service';
+import { exitOnStartupError } from './startup-error';
 import { createServiceApp, ServiceApp } from './service-app';
 import { standaloneListener } from './standalone-listener';
 import { ServiceDefinition } from './service-definition';
