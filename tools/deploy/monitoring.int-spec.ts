@@ -1,7 +1,7 @@
 import { ChildProcess, spawn, spawnSync, SpawnSyncReturns } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { fleetServices } from '@lp/fleet';
 
@@ -167,10 +167,11 @@ describeWithTools(() => {
     it('renders the optional component onto an overlay: the PrometheusRule holds the rules as tested, the ServiceMonitor every app, strictly valid', () => {
       const dir = mkdtempSync(join(tmpdir(), 'lp-monitoring-kustomize-'));
       try {
-        const to = (path: string) => join(root, path);
+        // kustomize takes no absolute path: relative to the temporary overlay.
+        const to = (path: string) => relative(dir, join(root, path));
         writeFileSync(
           join(dir, 'kustomization.yaml'),
-          `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [${to('k8s/overlays/prod')}]\ncomponents: [${to('k8s/components/monitoring')}]\n`,
+          `apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nnamespace: legal-platform\nresources: [${to('k8s/overlays/prod')}]\ncomponents: [${to('k8s/components/monitoring')}]\n`,
         );
         const rendered = ok(run('kubectl', ['kustomize', dir]), 'kubectl kustomize');
         const objects = JSON.parse(ok(run(process.execPath, ['tools/deploy/validate-k8s.mjs', '--kubernetes'], { input: rendered }), 'validate-k8s')) as Json[];
