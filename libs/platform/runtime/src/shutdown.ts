@@ -1,10 +1,14 @@
-import { Logger } from '@nestjs/common';
+/** What the shutdown logs through: Nest's Logger, or a plain one where Nest is not loaded (the console's app). */
+export interface ShutdownLogger {
+  log(message: string): void;
+  error(message: string): void;
+}
 
 /**
  * Graceful stop on SIGTERM/SIGINT: stop taking requests, let the apps flush (outbox relay, audit
  * batches), then release the embedded database. A second signal forces the exit.
  */
-export function installShutdown(logger: Logger, stop: () => Promise<void>): void {
+export function installShutdown(logger: ShutdownLogger, stop: () => Promise<void>): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);

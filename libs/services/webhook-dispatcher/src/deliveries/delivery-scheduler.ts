@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConfig } from '@lp/platform/config';
-import { webhookDeliveryBacklog } from '@lp/platform/observability';
+import { webhookDeliveryBacklog, webhookDeliveryOldestDueAge } from '@lp/platform/observability';
 import { WebhookSubscriptionEntity } from '../store';
 import { WebhookDispatcherConfig, webhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { AttemptResult, DeliveryAttemptRunner } from './delivery-attempt.runner';
@@ -162,6 +162,8 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     const now = Date.now();
     if (now - this.lastBacklogSample < BACKLOG_SAMPLE_MS) return;
     this.lastBacklogSample = now;
-    webhookDeliveryBacklog.set(await this.deliveries.dueCount(this.clock.now()));
+    const backlog = await this.deliveries.dueBacklog(this.clock.now());
+    webhookDeliveryBacklog.set(backlog.count);
+    webhookDeliveryOldestDueAge.set(backlog.oldestDueSeconds);
   }
 }
