@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fleetConsole, fleetServices } from '@lp/fleet';
+import { platformConfig } from '@lp/platform/runtime';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
@@ -47,6 +48,8 @@ const sharedSources = JSON.parse(readFileSync(join(root, 'apps/console/web/share
 const consoleApp = fleetConsole;
 /** Every app of the fleet behind the edge: the services, then the console. */
 const fleetApps = [...fleetServices.map(({ name, routePrefixes }) => ({ name, routePrefixes })), consoleApp];
+/** `SHUTDOWN_DRAIN_MS`'s default, which k8s/base/platform.env states and compose leaves as it is. */
+const SHUTDOWN_DRAIN_MS_DEFAULT = platformConfig.spec.SHUTDOWN_DRAIN_MS.default;
 /** What the console is never given: it holds no data and calls nothing. */
 const NOT_FOR_THE_CONSOLE = /^(DATABASE_URL|AMQP_URL|REDIS_URL|JWT_SECRET|WEBHOOK_SECRET_KEY.*|LICENSE_KEY|.*PASSWORD.*)$/;
 
@@ -216,6 +219,15 @@ describeWithTools(() => {
       expect(config.services.edge.depends_on[consoleApp.name]).toEqual({ condition: 'service_healthy' });
     });
 
+    it('gives every platform container the time to drain and close before Docker kills it', () => {
+      const seconds = (duration: string) => Number(/^(\d+)s$/.exec(duration)?.[1] ?? NaN);
+      for (const app of fleetApps) {
+        // docker-compose config normalises durations to Go's form (25s).
+        expect([app.name, seconds(config.services[app.name].stop_grace_period)]).toEqual([app.name, expect.any(Number)]);
+        expect(seconds(config.services[app.name].stop_grace_period) * 1000).toBeGreaterThan(SHUTDOWN_DRAIN_MS_DEFAULT);
+      }
+    });
+
     it('holds no secret value: every secret comes from a ${VAR} substitution', () => {
       const raw = read('docker-compose.yml');
       for (const match of raw.matchAll(/^\s+([A-Z_]*(PASSWORD|PASS|SECRET|KEY|AUTH)[A-Z_]*):\s*(.*)$/gm)) {
@@ -244,8 +256,22 @@ describeWithTools(() => {
       objects = parse(ok(run('kubectl', ['kustomize', `k8s/overlays/${overlay}`]), 'kubectl kustomize'), true);
     }, 60_000);
 
-    it('renders objects that are valid against the Kubernetes schemas', () => {
+    it('renders objects that are valid against the Kubernetes schemas, unknown fields refused', () => {
       expect(objects.length).toBeGreaterThan(30);
+    });
+
+    it('pauses each Deployment before SIGTERM while its endpoint goes, inside a grace period longer than the pause and the drain', () => {
+      const drainMs = Number(objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.startsWith('platform-config'))?.data.SHUTDOWN_DRAIN_MS);
+      expect(drainMs).toBe(SHUTDOWN_DRAIN_MS_DEFAULT);
+      for (const app of fleetApps) {
+        const pod = (find('Deployment', app.name) as Json).spec.template.spec;
+        const pause = pod.containers[0].lifecycle?.preStop?.sleep?.seconds as number;
+        // Long enough for kube-proxy and the ingress controller to drop the endpoint, short beside the drain.
+        expect([app.name, pause >= 3 && pause <= 15]).toEqual([app.name, true]);
+        expect([app.name, pod.terminationGracePeriodSeconds > pause + drainMs / 1000]).toEqual([app.name, true]);
+        // The services also close the broker, the database and the audit writer (up to 10 s) after the drain.
+        if (app.name !== consoleApp.name) expect([app.name, pod.terminationGracePeriodSeconds >= pause + drainMs / 1000 + 10]).toEqual([app.name, true]);
+      }
     });
 
     it('has a Deployment, Service, HPA and PDB per fleet service and for the console, and the migration Job', () => {
@@ -330,6 +356,48 @@ describeWithTools(() => {
       for (const o of objects.filter((x) => x.kind === 'Deployment' && x.spec.template.metadata.labels['lp.tier'] === 'data')) {
         expect(o.spec.template.metadata.labels['app.kubernetes.io/component']).toBe('data');
       }
+    });
+  });
+
+  describe('the strict Kubernetes validation', () => {
+    const container = { name: 'c', image: 'legal-platform', imagePullPolicy: 'IfNotPresent' };
+    const deployment = (containerFields: Json, podFields: Json = {}) =>
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'probe' },
+        spec: {
+          selector: { matchLabels: { a: 'b' } },
+          template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ ...container, ...containerFields }], ...podFields } },
+        },
+      });
+    const validate = (yamlText: string) => run(process.execPath, [join(root, 'tools/deploy/validate-k8s.mjs'), '--kubernetes'], yamlText);
+
+    it('accepts a well-formed object', () => {
+      expect(validate(deployment({})).status).toBe(0);
+    });
+
+    it('refuses an unknown or misspelled field, at any depth, naming the object and the field', () => {
+      const misspelled = validate(deployment({ imagePullPolcy: 'Always' }));
+      expect([misspelled.status, misspelled.stderr]).toEqual([
+        1,
+        expect.stringContaining('Deployment/probe: spec.template.spec.containers[0].imagePullPolcy:'),
+      ]);
+      // A probe put one level too deep (the pod instead of the container): the schemas alone let it through.
+      const misplaced = validate(deployment({}, { livenessProbe: { httpGet: { path: '/health/live', port: 3000 } } }));
+      expect([misplaced.status, misplaced.stderr]).toEqual([1, expect.stringContaining('spec.template.spec.livenessProbe:')]);
+      const monitor = validate(
+        'apiVersion: monitoring.coreos.com/v1\nkind: ServiceMonitor\nmetadata: {name: m}\nspec:\n  selector: {}\n  endpoints: [{port: http, honorLabel: true}]\n',
+      );
+      expect([monitor.status, monitor.stderr]).toEqual([1, expect.stringContaining('ServiceMonitor/m: spec.endpoints[0].honorLabel:')]);
+    });
+
+    it('refuses a wrong type and a kind it has no schema for', () => {
+      const wrongType = validate(deployment({}, { terminationGracePeriodSeconds: 'thirty' }));
+      expect(wrongType.status).toBe(1);
+      expect(wrongType.stderr).toContain('Deployment/probe');
+      const unknownKind = validate('apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n');
+      expect([unknownKind.status, unknownKind.stderr]).toEqual([1, expect.stringContaining('Widget/w: no schema for example.com/v1 Widget')]);
     });
   });
 

@@ -6,6 +6,8 @@
  * CommonJS here; `import.meta` has no CommonJS form, so its three uses in those packages are
  * rewritten to their CommonJS equivalents first.
  */
+const { createHash } = require('node:crypto');
+const { relative } = require('node:path');
 const swcJest = require('@swc/jest');
 
 const swcOptions = {
@@ -30,10 +32,27 @@ function rewriteImportMeta(source) {
     .replace(/import\.meta\.resolve\(/g, 'require.resolve(');
 }
 
+/** What the output depends on besides the source and its path: the compilers and their options. */
+const TRANSFORM_IDENTITY = JSON.stringify(['esm-interop-3', require('@swc/core/package.json').version, require('@swc/jest/package.json').version, swcOptions]);
+
 module.exports = {
   canInstrument: inner.canInstrument,
+  /**
+   * The key of a file's compiled output in Jest's cache. @swc/jest's own key hashes Jest's whole
+   * project config too (roots, testMatch), so each Jest run of `npm test` (unit, integration and
+   * end-to-end specs, each with its own config) compiled every module it loads again — Nest, TypeORM
+   * and every service each time. The output depends only on what is hashed here.
+   */
   getCacheKey(source, path, options) {
-    return `esm-interop-2:${inner.getCacheKey(rewriteImportMeta(source), path, options)}`;
+    return createHash('sha1')
+      .update(TRANSFORM_IDENTITY)
+      .update('\0')
+      .update(rewriteImportMeta(source))
+      .update('\0')
+      .update(relative(options.config.rootDir, path))
+      .update('\0')
+      .update(JSON.stringify([Boolean(options.instrument), Boolean(options.supportsStaticESM)]))
+      .digest('hex');
   },
   process(source, path, options) {
     return inner.process(rewriteImportMeta(source), path, options);

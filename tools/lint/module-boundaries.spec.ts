@@ -1,6 +1,7 @@
-import { spawnSync } from 'node:child_process';
+import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
 
 /**
  * The boundaries of CONVENTIONS.md are enforced by lint, and lint is part of `npm test`; this spec
@@ -20,17 +21,25 @@ describe('module boundaries (lint)', () => {
     expect(graph.status).toBe(0);
   }, 120_000);
 
-  // ESLint loads its flat config through a dynamic import, which Jest's module sandbox forbids:
-  // run the real CLI on the source through stdin, as if the file existed at that path.
+  // One ESLint process for every case (tools/lint/lint-sources.mjs): the real config, loaded once,
+  // linting each source as if the file existed at that path. A process per case cost 2–3 s of CPU each.
+  let linter: ChildProcessWithoutNullStreams | undefined;
+  let replies: AsyncIterator<string> | undefined;
+  afterAll(() => linter?.stdin.end());
+
   async function boundaryErrors(file: string, source: string): Promise<string[]> {
-    const run = spawnSync(
-      process.execPath,
-      [join(root, 'node_modules/eslint/bin/eslint.js'), '--format', 'json', '--stdin', '--stdin-filename', join(root, file)],
-      { cwd: root, input: source, encoding: 'utf8', env: { ...process.env, NX_DAEMON: 'false' } },
-    );
-    if (!run.stdout) throw new Error(`eslint produced no report: ${run.stderr}`);
-    const [result] = JSON.parse(run.stdout.slice(run.stdout.indexOf('['))) as Array<{ messages: Array<{ ruleId: string | null; message: string }> }>;
-    return result!.messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
+    if (!linter || !replies) {
+      linter = spawn(process.execPath, [join(root, 'tools/lint/lint-sources.mjs')], { cwd: root, env: { ...process.env, NX_DAEMON: 'false' } });
+      let stderr = '';
+      linter.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      linter.on('exit', (code) => code && console.error(`lint-sources exited ${code}: ${stderr}`));
+      replies = createInterface({ input: linter.stdout, crlfDelay: Infinity })[Symbol.asyncIterator]();
+    }
+    linter.stdin.write(`${JSON.stringify({ file, source })}\n`);
+    const reply = await replies.next();
+    if (reply.done) throw new Error('the linter process ended without an answer');
+    const messages = JSON.parse(reply.value) as Array<{ ruleId: string | null; message: string }>;
+    return messages.filter((m) => m.ruleId === '@nx/enforce-module-boundaries' || m.ruleId === 'no-restricted-imports').map((m) => m.message);
   }
 
   it('fails a service lib importing another service lib', async () => {

@@ -1,4 +1,3 @@
-import 'reflect-metadata';
-import { runConsole } from '@lp/platform/runtime';
+import { runConsole } from '@lp/platform/runtime/console';
 
 void runConsole();

@@ -34,8 +34,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     await receiver.start();
     fleet = new FleetProcesses('fleet-faults', {
       through: { postgres: proxies.postgres.url, rabbitmq: proxies.rabbitmq.url, redis: proxies.redis.url },
-      // A killed attempt's lease is this plus 30 s: the in-flight kill below waits about 32 s, not 40.
-      serviceEnv: { 'webhook-dispatcher': { WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000' } },
+      // A killed attempt's lease is the two together: the in-flight kill below waits about 7 s, not 32.
+      serviceEnv: { 'webhook-dispatcher': { WEBHOOK_ATTEMPT_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MARGIN_MS: '5000' } },
     });
     await fleet.start();
   }, 180_000);
@@ -479,7 +479,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'the fleet under faults',
     };
     expect(await eventually(groupAlive, (alive) => !alive, 5_000, 20)).toBe(false);
     await fleet.startService('webhook-dispatcher');
-    // The dead process's lease (2 s timeout + 30 s margin) lapses, then the restarted one attempts it.
+    // The dead process's lease (2 s timeout + 5 s margin) lapses, then the restarted one attempts it.
     const settled = await eventually(delivery, (row) => row?.status === 'succeeded', 45_000, 200);
     const attempts = await attemptsOf(settled!.id);
     console.log(

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { AuthorizationDeniedError, AuthorizationUnavailableError, DecisionReply, DomainError } from '@lp/contracts';
-import { RpcRemoteError } from '@lp/platform/messaging';
+import { RpcDeadlineExceededError, RpcRemoteError } from '@lp/platform/messaging';
 import { authorizationUnavailable } from '@lp/platform/observability';
 
 export type UnavailableCause = 'rpc' | 'decision-failure' | 'facts';
@@ -39,6 +39,12 @@ export class DecisionOutcomeReader {
     if (error instanceof RpcRemoteError && error.problem.status < 500) {
       this.logger.debug(`decision refused the request: ${error.problem.code}`);
       return new AuthorizationDeniedError();
+    }
+    // The request being guarded ran out of its own time (its caller's deadline, which cut the
+    // decision's wait short): no decision, so 503, but no sign that decisions are unavailable.
+    if (error instanceof RpcDeadlineExceededError) {
+      this.logger.debug(`no decision within the request's deadline: ${error.message}`);
+      return new AuthorizationUnavailableError();
     }
     return this.unavailable('rpc', error instanceof Error ? error.message : String(error));
   }

@@ -318,9 +318,11 @@ describeWithServers(['rabbitmq', 'postgres'], 'transactional outbox and idempote
       const handled: string[] = [];
       let deliveries = 0;
       const work = idempotent.handler(async (envelope) => void handled.push(envelope.eventId));
+      // Counted once handled: the two deliveries may be handled at once, and the test reads `handled`
+      // when both are done, not when the second has merely arrived.
       await receiver.subscribe({ pattern: 'outbox.duplicate', mode: 'service', consumer: consumer() }, async (envelope) => {
-        deliveries += 1;
         await work(envelope);
+        deliveries += 1;
       });
       const publisher = rabbitBus();
       const e = event('outbox.duplicate');

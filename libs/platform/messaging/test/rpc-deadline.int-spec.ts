@@ -100,7 +100,10 @@ function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
     expect(plain.remainingMs).toBeGreaterThan(2_000);
 
     const started = performance.now();
-    await expect(withinRequest(300, () => client.send('contract.hold', {}, { timeoutMs: 30_000 }))).rejects.toBeInstanceOf(RpcTimeoutError);
+    // The request's deadline cut the wait short, not the callee's own timeout: said as such.
+    const cut = withinRequest(300, () => client.send('contract.hold', {}, { timeoutMs: 30_000 }));
+    await expect(cut).rejects.toBeInstanceOf(RpcDeadlineExceededError);
+    await expect(cut).rejects.toThrow(/all that was left of the request's deadline/);
     expect(performance.now() - started).toBeLessThan(5_000);
     probe.open(service);
   });
@@ -117,7 +120,10 @@ function rpcDeadlineSuite(transport: 'in-process' | 'rabbitmq'): void {
     const { service, probe } = await serviceWithServer(4, lateClient);
     const late = clients[clients.length - 1]!;
     const before = await expiredCount(service, 'contract.hold');
-    await expect(late.send('contract.hold', {}, { timeoutMs: 500 })).rejects.toBeInstanceOf(RpcTimeoutError);
+    // No deadline of its own request here: the callee's timeout, not a deadline of the caller's.
+    const dropped = late.send('contract.hold', {}, { timeoutMs: 500 });
+    await expect(dropped).rejects.toBeInstanceOf(RpcTimeoutError);
+    await expect(dropped).rejects.not.toBeInstanceOf(RpcDeadlineExceededError);
     expect(
       await eventually(
         () => expiredCount(service, 'contract.hold'),

@@ -1,8 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { SECURITY_HEADERS } from '@lp/platform/http';
-import { CorrelationMiddleware } from '@lp/platform/observability';
-
-const correlation = new CorrelationMiddleware();
+import { SECURITY_HEADERS } from '@lp/platform/http/plain';
+import { runCorrelated } from '@lp/platform/observability/plain';
 
 /**
  * What every answer of a platform server carries, set before anything can answer: the security
@@ -13,7 +11,7 @@ const correlation = new CorrelationMiddleware();
  */
 export function answerBaseline(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
-  correlation.use(req, res, next);
+  runCorrelated(req, res, next);
 }
 
 /** `answerBaseline` in front of a whole listener (a server that is not an Express app). */

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express from 'express';
-import { ConfigOf, ConfigValidationError, declareConfig } from '@lp/platform/config';
-import { answerMethodNotAllowed, onlyReads, problem, PROBLEM_CONTENT_TYPE, READ_METHODS, securityHeaders } from '@lp/platform/http';
-import { correlationIdOf } from '@lp/platform/observability';
+import { ConfigOf, ConfigValidationError, declareConfig } from '@lp/platform/config/plain';
+import { answerMethodNotAllowed, onlyReads, problem, PROBLEM_CONTENT_TYPE, READ_METHODS, securityHeaders } from '@lp/platform/http/plain';
+import { correlationIdOf } from '@lp/platform/observability/plain';
 import { staticFilesProblem } from './static-files-problem';
 
 /** The admin console's settings (the SPA itself is built by `tools/build-console.mjs`). */

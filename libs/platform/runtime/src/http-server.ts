@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server, type ServerResponse } 
 import { Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
+import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http/plain';
 
 /**
  * Node answers a request its HTTP parser refuses (headers over the size limit, a malformed request

@@ -1,4 +1,4 @@
-import { ConfigOf, declareConfig } from '@lp/platform/config';
+import { ConfigOf, declareConfig } from '@lp/platform/config/plain';
 
 /**
  * Keys every service reads. Each adapter is chosen by its own variable: unset means the embedded

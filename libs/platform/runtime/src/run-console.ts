@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { IncomingMessage, ServerResponse } from 'node:http';
-import { Logger } from '@nestjs/common';
-import { answerMethodNotAllowed, isReadMethod, problem, PROBLEM_CONTENT_TYPE, READ_METHODS } from '@lp/platform/http';
-import { correlationIdOf, installPlatformLogger, loggerParams, metricsRegistry } from '@lp/platform/observability';
+import pino, { Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { answerMethodNotAllowed, isReadMethod, problem, PROBLEM_CONTENT_TYPE, READ_METHODS } from '@lp/platform/http/plain';
+import { collectProcessMetrics, correlationIdOf, metricsRegistry } from '@lp/platform/observability/plain';
 import { withAnswerBaseline } from './answer-baseline';
 import { CONSOLE_PREFIX, consoleApp, consoleClientConfig, consoleHostConfig } from './console-host';
 import { createHttpServer } from './http-server';
 import { platformConfig } from './platform-config';
-import { exitOnStartupError } from './run-service';
+import { exitOnStartupError } from './startup-error';
 import { installShutdown } from './shutdown';
 
 function sendJson(res: ServerResponse, status: number, body: unknown, contentType = 'application/json'): void {
@@ -20,17 +21,27 @@ function sendJson(res: ServerResponse, status: number, body: unknown, contentTyp
 /** The probes and metrics every fleet member answers. */
 const OWN_RESOURCES = new Set(['/health/live', '/health/ready', '/metrics']);
 
+/** The fleet's log lines (pino, `service` in each), without Nest: JSON unless LOG_FORMAT says pretty. */
+function consoleLogger(level: string, format: string | undefined): { log(message: string): void; warn(message: string): void; error(message: string): void } {
+  const options = { level, base: { service: 'console' } };
+  const logger: Logger = format === 'pretty' ? pino(options, pretty({ sync: true, singleLine: true, ignore: 'pid,hostname,service' })) : pino(options);
+  return { log: (message) => logger.info(message), warn: (message) => logger.warn(message), error: (message) => logger.error(message) };
+}
+
 /**
- * `apps/console`: the admin console as its own small app in the fleet, behind the same edge as the
- * APIs it calls. It holds no data and talks to no broker: static files, `/console/config.json`, and
- * the health and metrics routes every fleet member answers (ready once the build is there).
+ * `apps/console` (`@lp/platform/runtime/console`): the admin console as its own small app in the
+ * fleet, behind the same edge as the APIs it calls. It holds no data and talks to no broker: static
+ * files, `/console/config.json`, and the health and metrics routes every fleet member answers (ready
+ * once the build is there). Plain Node and Express: it loads neither Nest nor TypeORM (the `plain`
+ * entry points of the platform libs), about half the memory of a process that does.
  */
 export async function runConsole(): Promise<void> {
-  const logger = new Logger('console');
+  let logger = consoleLogger('info', process.env.LOG_FORMAT);
   try {
     const config = platformConfig.load();
     // The fleet's one log style (it has no database, so JSON unless LOG_FORMAT says otherwise).
-    installPlatformLogger(loggerParams('console', config.LOG_LEVEL, config.LOG_FORMAT ?? 'json'));
+    logger = consoleLogger(config.LOG_LEVEL, config.LOG_FORMAT);
+    collectProcessMetrics();
     const settings = consoleHostConfig.load();
     const app = consoleApp({ directory: settings.CONSOLE_DIR, client: consoleClientConfig(settings, config) });
     const built = () => existsSync(join(settings.CONSOLE_DIR, 'index.html'));

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
-import { ConfigValidationError } from '@lp/platform/config';
-import { startPlatformRuntime, StartupError } from './platform-runtime';
+import { collectProcessMetrics } from '@lp/platform/observability';
+import { startPlatformRuntime } from './platform-runtime';
+import { exitOnStartupError } from './startup-error';
 import { createServiceApp } from './service-app';
 import { ServiceDefinition } from './service-definition';
 import { createHttpServer } from './http-server';
@@ -11,6 +12,8 @@ import { processAdmission } from './process-admission';
 /** `apps/<service>/src/main.ts`: one service in its own process (the fleet profile). */
 export async function runService(service: ServiceDefinition): Promise<void> {
   const logger = new Logger(service.name);
+  // The process's CPU, memory, heap and event-loop lag on /metrics (the dashboards' process rows).
+  collectProcessMetrics();
   try {
     const runtime = await startPlatformRuntime(service.name);
     const admission = processAdmission(runtime);
@@ -31,9 +34,4 @@ export async function runService(service: ServiceDefinition): Promise<void> {
   }
 }
 
-export function exitOnStartupError(logger: Logger, error: unknown): never {
-  // What the operator must fix, said plainly; a stack trace would only bury it.
-  if (error instanceof ConfigValidationError || error instanceof StartupError) logger.error(error.message);
-  else logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exit(1);
-}
+export { exitOnStartupError } from './startup-error';

@@ -1,8 +1,9 @@
 import { Logger } from '@nestjs/common';
+import { collectProcessMetrics } from '@lp/platform/observability';
 import { signAccessToken } from '@lp/platform/auth';
 import { consoleClientConfig, consoleHostConfig } from './console-host';
 import { startPlatformRuntime } from './platform-runtime';
-import { exitOnStartupError } from './run-service';
+import { exitOnStartupError } from './startup-error';
 import { createServiceApp, ServiceApp } from './service-app';
 import { standaloneListener } from './standalone-listener';
 import { ServiceDefinition } from './service-definition';
@@ -22,6 +23,8 @@ const ADMIN_TOKEN_TTL_SECONDS = 12 * 3600;
  */
 export async function runStandalone(services: ServiceDefinition[]): Promise<void> {
   const logger = new Logger('standalone');
+  // The process's CPU, memory, heap and event-loop lag on /metrics (the dashboards' process rows).
+  collectProcessMetrics();
   try {
     const runtime = await startPlatformRuntime('standalone');
     const admission = processAdmission(runtime);

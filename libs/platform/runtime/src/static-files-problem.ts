@@ -1,6 +1,6 @@
 import type express from 'express';
-import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http';
-import { correlationIdOf } from '@lp/platform/observability';
+import { problem, PROBLEM_CONTENT_TYPE } from '@lp/platform/http/plain';
+import { correlationIdOf } from '@lp/platform/observability/plain';
 
 /**
  * The error handler of the static file routes (the API explorer's assets, the admin console):

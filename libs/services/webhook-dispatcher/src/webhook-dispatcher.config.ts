@@ -39,6 +39,15 @@ export const webhookDispatcherConfig = declareConfig('webhook-dispatcher', {
     min: 100,
     max: 120000,
   },
+  WEBHOOK_LEASE_MARGIN_MS: {
+    type: 'int',
+    group: 'webhooks',
+    description:
+      'how long a claimed delivery stays leased past its attempt timeout: a live attempt never loses its claim, and after a dispatcher dies mid-attempt another one takes the delivery over once timeout + margin have passed',
+    default: 30000,
+    min: 1000,
+    max: 600000,
+  },
   WEBHOOK_RESPONSE_BODY_MAX_BYTES: {
     type: 'int',
     group: 'webhooks',

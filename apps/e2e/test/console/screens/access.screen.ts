@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { eventually } from '@lp/platform/testing';
 import type { ConsoleBrowser, ConsoleRun } from '../../support/console-browser';
 
 /**
@@ -171,8 +172,13 @@ export function accessScreen(run: ConsoleRun): void {
       await page.getByRole('button', { name: 'Find' }).click();
       await page.getByRole('button', { name: 'Show all roles' }).waitFor();
       expect(page.url()).toContain('q=TENANT');
-      await page.getByRole('link', { name: 'tenant-admin', exact: true }).waitFor();
-      expect(await page.getByRole('table').getByRole('link').allTextContents()).toEqual(['tenant-admin']);
+      // The search's page replaces the unfiltered one a moment after the link shows: read it once settled.
+      const found = await eventually(
+        () => page.getByRole('table').getByRole('link').allTextContents(),
+        (links) => links.length === 1,
+        10_000,
+      );
+      expect(found).toEqual(['tenant-admin']);
 
       await page.getByRole('button', { name: 'New role' }).click();
       const name = page.getByLabel('Name', { exact: true });

@@ -180,7 +180,13 @@ export function jobsScreen(run: ConsoleRun): void {
       const stoppedRow = page.getByRole('row').filter({ has: page.getByRole('link', { name: JOB, exact: true }) });
       await stoppedRow.getByText('Stopped', { exact: true }).waitFor();
       expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ state: 'false', last: 'succeeded' });
-      expect(new Set(await page.locator('.jobs-table tbody .job-state').allTextContents())).toEqual(new Set(['Stopped']));
+      // The row above can show before the filtered page has replaced the unfiltered one: wait for the list to settle.
+      const states = await eventually(
+        async () => new Set(await page.locator('.jobs-table tbody .job-state').allTextContents()),
+        (seen) => seen.size === 1,
+        10_000,
+      );
+      expect(states).toEqual(new Set(['Stopped']));
       await stoppedRow.getByRole('link', { name: JOB, exact: true }).click();
       await page.getByRole('heading', { name: JOB }).waitFor();
       await page.getByRole('button', { name: 'Start' }).click();

@@ -206,7 +206,11 @@ export function webhooksScreen(run: ConsoleRun): void {
       // The receiver is back; the dead letter is replayed from its tab.
       failing.delete('/billing');
       await page.getByRole('tab', { name: 'Dead letters' }).click();
-      const row = page.getByRole('row').filter({ hasText: 'billing.invoice.paid' });
+      // The dead-letters table's row, not the delivery log's row still on screen while the tab switches.
+      const row = page
+        .getByRole('table', { name: /Dead letters/ })
+        .getByRole('row')
+        .filter({ hasText: 'billing.invoice.paid' });
       await row.waitFor();
       expect(await row.textContent()).toContain('Retries used up');
       expect(await row.textContent()).toContain('HTTP 500');

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import Redis, { ReplyError } from 'ioredis';
+import { cacheBreakerOpen } from '@lp/platform/observability';
 import { CacheUnavailableError } from './cache-unavailable.error';
 import { CircuitBreaker } from './circuit-breaker';
 
@@ -43,6 +44,9 @@ export class RedisConnection {
   private closing = false;
   private lastError = 'connection closed';
   private readonly breaker: CircuitBreaker;
+  private breakerOpen = false;
+  /** Whether this connection is counted in `cache_breaker_open_connections` (breaker open or connection down). */
+  private counted = false;
 
   /**
    * @param clientKeyPrefix ioredis' own `keyPrefix`, for a client whose commands are written by a
@@ -68,6 +72,7 @@ export class RedisConnection {
     this.client.on('close', () => {
       if (this.down || this.closing) return;
       this.down = true;
+      this.countFailingFast();
       logger.warn(`Redis unavailable, calls fail until it is back: ${this.lastError}`);
     });
     this.breaker = new CircuitBreaker({
@@ -75,16 +80,29 @@ export class RedisConnection {
       openMs: options.breakerOpenMs ?? 1000,
       // A PING tests Redis while it is failing, so no caller's command waits on it.
       probe: () => this.client.ping(),
-      onChange: (state, reason) =>
-        state === 'open'
-          ? logger.warn(`Redis too slow or failing (${reason}): calls fail fast, callers use their fallback, until a probe succeeds`)
-          : logger.log('Redis answers in time again'),
+      onChange: (state, reason) => {
+        this.breakerOpen = state === 'open';
+        this.countFailingFast();
+        if (state === 'open') {
+          logger.warn(`Redis too slow or failing (${reason}): calls fail fast, callers use their fallback, until a probe succeeds`);
+        } else {
+          logger.log('Redis answers in time again');
+        }
+      },
     });
     this.client.on('ready', () => {
       if (!this.down) return;
       this.down = false;
+      this.countFailingFast();
       logger.log('Redis available again');
     });
+  }
+
+  /** Keeps `cache_breaker_open_connections` in step: this connection counts while its calls fail fast, until it is closed. */
+  private countFailingFast(): void {
+    const failingFast = !this.closing && (this.down || this.breakerOpen);
+    if (failingFast !== this.counted) cacheBreakerOpen.inc(failingFast ? 1 : -1);
+    this.counted = failingFast;
   }
 
   /** Runs a call on the client, or fails at once while the connection is down. */
@@ -104,6 +122,7 @@ export class RedisConnection {
   /** Quits politely when connected; otherwise drops the socket and stops reconnecting at once. */
   async close(): Promise<void> {
     this.closing = true;
+    this.countFailingFast();
     if (this.client.status === 'end') return;
     if (this.client.status === 'ready') {
       try {

@@ -70,7 +70,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (host.getType() === 'rpc') {
       // RPC callers get the very same problem object, as the error of the answer stream.
       const rpcProblem = toProblem(error, CorrelationContext.current());
-      if (rpcProblem.status >= 500) this.logger.error({ err: error, correlationId: rpcProblem.correlationId }, 'Unhandled RPC error');
+      if (rpcProblem.status === 503) this.logger.debug({ correlationId: rpcProblem.correlationId, code: rpcProblem.code }, 'dependency unavailable');
+      else if (rpcProblem.status >= 500) this.logger.error({ err: error, correlationId: rpcProblem.correlationId }, 'Unhandled RPC error');
       return throwError(() => rpcProblem);
     }
     if (host.getType() !== 'http') throw error;

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger as NestLogger } from '@nestjs/common';
 import { Logger, Params, PinoLogger } from 'nestjs-pino';
 import pretty from 'pino-pretty';
-import { correlationIdOf } from './correlation.middleware';
+import { correlationIdOf } from './correlation';
 import { loggedError } from './logged-error';
 import { PROBE_PATHS } from './readiness';
 import { Tracing } from './trace-context';

@@ -122,6 +122,16 @@ export const webhookDeliveryBacklog = singleton(
     }),
 );
 
+export const webhookDeliveryOldestDueAge = singleton(
+  'webhook_deliveries_due_oldest_age_seconds',
+  () =>
+    new Gauge({
+      name: 'webhook_deliveries_due_oldest_age_seconds',
+      help: 'How long the oldest pending webhook delivery has been due without an attempt (0 when none is due), on the last sample.',
+      registers: [metricsRegistry],
+    }),
+);
+
 /**
  * Operations' job catalog reconciliations, per owning service (`source`) and outcome (`reconciled`,
  * or `skipped` when the service did not answer or its answer could not be applied). A source whose
@@ -149,3 +159,89 @@ export const rpcRequestsExpired = singleton(
       registers: [metricsRegistry],
     }),
 );
+
+/**
+ * Job runs by job and how they ended: succeeded, failed, skipped (a tick found the previous run still
+ * going, or the owner declined) and abandoned (no answer before the lease ran out). Counted by the
+ * operations instance that wrote the run's row.
+ */
+export const jobRuns = singleton(
+  'operations_job_runs_total',
+  () =>
+    new Counter({
+      name: 'operations_job_runs_total',
+      help: 'Job runs by job name and final status (succeeded, failed, skipped, abandoned).',
+      labelNames: ['job_name', 'status'] as const,
+      registers: [metricsRegistry],
+    }),
+);
+
+/**
+ * 1 while this process consumes the queue, 0 once its consumer is gone: the connection dropped (the
+ * reconnection sets it back to 1), or the broker cancelled the consumer (a deleted queue, a quorum
+ * queue's leader lost) and nothing will come back by itself. `consumer`: rpc, events (the service's
+ * durable queue) or instance-events (this instance's cache-invalidation queue).
+ */
+export const amqpConsumerUp = singleton(
+  'amqp_consumer_up',
+  () =>
+    new Gauge({
+      name: 'amqp_consumer_up',
+      help: 'Whether this process consumes its RabbitMQ queue (1) or its consumer is gone (0), by service and consumer (rpc, events, instance-events).',
+      labelNames: ['service', 'consumer'] as const,
+      registers: [metricsRegistry],
+    }),
+);
+
+/**
+ * Redis connections of this process whose calls fail fast: the circuit breaker is open (Redis too
+ * slow or failing) or the connection is down. Callers fall back to the source of truth meanwhile.
+ */
+export const cacheBreakerOpen = singleton(
+  'cache_breaker_open_connections',
+  () =>
+    new Gauge({
+      name: 'cache_breaker_open_connections',
+      help: 'Redis connections of this process whose calls fail fast: circuit breaker open or connection down (callers use their fallback).',
+      registers: [metricsRegistry],
+    }),
+);
+
+/**
+ * A gauge read when scraped: the sum of what every registered source reads (two instances of one
+ * service may share a process, as tests run them). `track` returns the function that unregisters.
+ */
+function sampledGauge(name: string, help: string): (read: () => number) => () => void {
+  const sources = new Set<() => number>();
+  singleton(
+    name,
+    () =>
+      new Gauge({
+        name,
+        help,
+        registers: [metricsRegistry],
+        collect() {
+          let sum = 0;
+          for (const read of sources) sum += read();
+          this.set(sum);
+        },
+      }),
+  );
+  return (read) => {
+    sources.add(read);
+    return () => sources.delete(read);
+  };
+}
+
+/** The decision audit writer's state: records not yet in the database, those of them kept on disk, and failed writes in a row. */
+export const decisionAuditGauges = {
+  backlog: sampledGauge(
+    'authz_audit_backlog_records',
+    'Decision audit records not yet written to the database (decisions fail closed at AUDIT_BACKLOG_LIMIT).',
+  ),
+  spooled: sampledGauge(
+    'authz_audit_spooled_records',
+    'Of those, records kept in the local spool or journal file until the database takes them (under strict durability every record passes through it).',
+  ),
+  failures: sampledGauge('authz_audit_write_failures_consecutive', 'Failed decision audit writes in a row (0 once a write succeeds).'),
+};

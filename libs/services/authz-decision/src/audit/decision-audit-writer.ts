@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DecisionRequest, DecisionResult } from '@lp/contracts';
 import { DataSource } from 'typeorm';
 import { sqlState } from '@lp/platform/persistence';
+import { decisionAuditGauges } from '@lp/platform/observability';
 import { Clock, systemClock } from '../engine/clock';
 import {
   auditInsertParameter,
@@ -150,6 +151,8 @@ export class DecisionAuditWriter {
   private closed = false;
   private closing?: Promise<AuditCloseResult>;
   private timer?: NodeJS.Timeout;
+  /** Unregisters this writer's `/metrics` gauges (registered by `start`). */
+  private untrackMetrics: Array<() => void> = [];
   private kick?: NodeJS.Immediate;
   private background?: Promise<void>;
   /** Every write and spool operation runs in this chain, one at a time. */
@@ -183,6 +186,11 @@ export class DecisionAuditWriter {
     if (this.started || this.closed) return;
     this.started = true;
     if (this.spool) this.replay(this.spool);
+    this.untrackMetrics = [
+      decisionAuditGauges.backlog(() => this.backlog()),
+      decisionAuditGauges.spooled(() => this.spooledOutstanding),
+      decisionAuditGauges.failures(() => this.failures),
+    ];
     this.timer = setInterval(() => this.tick(), this.flushIntervalMs);
     this.timer.unref();
     // What a crashed process left is written now, not a flush interval later.
@@ -501,6 +509,7 @@ export class DecisionAuditWriter {
     } else if (remaining > 0) {
       this.logger.error(`Closed with ${remaining - spooled} audit record(s) unwritten and not on disk: they are lost (${this.lastError})`);
     }
+    for (const untrack of this.untrackMetrics) untrack();
     return { remaining, spooled };
   }
 }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, IsNull, MoreThan } from 'typeorm';
 import { JobDeclaration } from '@lp/contracts';
 import { containsPattern } from '@lp/platform/persistence';
+import { jobRuns } from '@lp/platform/observability';
 import { JobDefinitionEntity, JobExecutionEntity, JobExecutionStatus } from '../store';
 import { nextTick, StoredSchedule, storedScheduleOf } from './job-schedule';
 
@@ -218,7 +219,9 @@ export class JobDefinitionRepository {
     now: Date,
     executionRow: (tick: ClaimedTick) => JobExecutionEntity,
   ): Promise<Array<ClaimedTick & { execution: JobExecutionEntity }>> {
-    return this.dataSource.transaction(async (manager) => {
+    const skipped: string[] = [];
+    const claimed = await this.dataSource.transaction(async (manager) => {
+      skipped.length = 0; // counted once the transaction commits
       const due = await manager
         .getRepository(JobDefinitionEntity)
         .createQueryBuilder('d')
@@ -245,8 +248,11 @@ export class JobDefinitionRepository {
         }
         await manager.getRepository(JobExecutionEntity).insert(execution);
         if (!previous) claimed.push({ definition, scheduledFor, execution });
+        else skipped.push(definition.jobName);
       }
       return claimed;
     });
+    for (const job of skipped) jobRuns.inc({ job_name: job, status: 'skipped' });
+    return claimed;
   }
 }

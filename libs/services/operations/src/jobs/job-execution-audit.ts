@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, LessThan } from 'typeorm';
 import { JobRunResult, TrustedCaller } from '@lp/contracts';
+import { jobRuns } from '@lp/platform/observability';
 import { JobDefinitionEntity, JobExecutionEntity } from '../store';
 
 /** Leeway past a run's own timeout before a `running` row counts as abandoned. */
@@ -78,22 +79,29 @@ export class JobExecutionAudit {
     } catch (error) {
       this.logger.warn(`execution audit of ${row.jobName} (${row.id}) could not record the end (${done.status}): ${describe(error)}`);
     }
+    jobRuns.inc({ job_name: row.jobName, status: done.status });
     return done;
   }
 
   /** Runs whose lease ran out without an answer: their dispatcher died. Marked so, never left `running`. */
   async abandonExpired(now: Date): Promise<number> {
-    const result = await this.dataSource.getRepository(JobExecutionEntity).update(
-      { status: 'running', leaseUntil: LessThan(now) },
-      {
+    const result = await this.dataSource
+      .createQueryBuilder()
+      .update(JobExecutionEntity)
+      .set({
         status: 'abandoned',
         finishedAt: now,
         leaseUntil: null,
         errorCode: 'Job.Abandoned',
         detail: 'no answer before the lease ran out: the dispatching operations instance stopped',
-      },
-    );
-    return result.affected ?? 0;
+      })
+      .where({ status: 'running', leaseUntil: LessThan(now) })
+      // The jobs' names, for the runs metric (an UPDATE's affected count alone does not say which).
+      .returning(['jobName'])
+      .execute();
+    const rows = (Array.isArray(result.raw) ? result.raw : []) as Array<{ job_name?: string; jobName?: string }>;
+    for (const row of rows) jobRuns.inc({ job_name: row.job_name ?? row.jobName ?? 'unknown', status: 'abandoned' });
+    return result.affected ?? rows.length;
   }
 
   async page(jobName: string, pageIndex: number, pageSize: number): Promise<[JobExecutionEntity[], number]> {

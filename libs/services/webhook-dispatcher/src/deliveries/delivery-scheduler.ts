@@ -2,15 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectConfig } from '@lp/platform/config';
-import { webhookDeliveryBacklog } from '@lp/platform/observability';
+import { webhookDeliveryBacklog, webhookDeliveryOldestDueAge } from '@lp/platform/observability';
 import { WebhookSubscriptionEntity } from '../store';
 import { WebhookDispatcherConfig, webhookDispatcherConfig } from '../webhook-dispatcher.config';
 import { AttemptResult, DeliveryAttemptRunner } from './delivery-attempt.runner';
 import { ClaimedDelivery, DeliveryRepository } from './delivery.repository';
 import { WebhookClock } from './webhook-clock';
 
-/** A claim outlives the attempt's timeout by this much, so a live attempt never loses its lease. */
-const LEASE_MARGIN_MS = 30_000;
 /** While the database refuses the claim, wait this long between tries (doubling up to the poll interval × 30). */
 const ERROR_BACKOFF_MS = 500;
 const BACKLOG_SAMPLE_MS = 5_000;
@@ -129,7 +127,7 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     // attempt would cost a claim statement per delivery.
     if (this.running.size > 0 && free < Math.max(1, Math.floor(this.config.WEBHOOK_CONCURRENCY / 4))) return [];
     const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + LEASE_MARGIN_MS);
+    const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_ATTEMPT_TIMEOUT_MS + this.config.WEBHOOK_LEASE_MARGIN_MS);
     const accepted = await this.deliveries.claimDue(now, leaseUntil, this.holder, free, this.config.WEBHOOK_SUBSCRIPTION_CONCURRENCY, this.perSubscription);
     if (accepted.length === 0) return [];
     for (const delivery of accepted) this.perSubscription.set(delivery.subscriptionId, (this.perSubscription.get(delivery.subscriptionId) ?? 0) + 1);
@@ -164,6 +162,8 @@ export class DeliveryScheduler implements OnApplicationBootstrap, BeforeApplicat
     const now = Date.now();
     if (now - this.lastBacklogSample < BACKLOG_SAMPLE_MS) return;
     this.lastBacklogSample = now;
-    webhookDeliveryBacklog.set(await this.deliveries.dueCount(this.clock.now()));
+    const backlog = await this.deliveries.dueBacklog(this.clock.now());
+    webhookDeliveryBacklog.set(backlog.count);
+    webhookDeliveryOldestDueAge.set(backlog.oldestDueSeconds);
   }
 }

@@ -218,11 +218,13 @@ export class DeliveryRepository {
   }
 
   /** Pending deliveries whose due time has passed, for the backlog gauge. */
-  async dueCount(now: Date): Promise<number> {
-    const [row]: Array<{ n: number }> = await this.dataSource.query(
-      `SELECT count(*)::int AS n FROM "webhooks"."delivery" WHERE "status" = 'pending' AND "next_attempt_at" <= $1`,
+  /** Pending deliveries due at `now`, and how long the oldest of them has been due (0 when none is). */
+  async dueBacklog(now: Date): Promise<{ count: number; oldestDueSeconds: number }> {
+    const [row]: Array<{ n: number; oldest: number | null }> = await this.dataSource.query(
+      `SELECT count(*)::int AS n, extract(epoch FROM ($1::timestamptz - min("next_attempt_at")))::float8 AS oldest
+         FROM "webhooks"."delivery" WHERE "status" = 'pending' AND "next_attempt_at" <= $1`,
       [now],
     );
-    return Number(row?.n ?? 0);
+    return { count: Number(row?.n ?? 0), oldestDueSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
   }
 }

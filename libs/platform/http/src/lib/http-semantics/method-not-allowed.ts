@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ProblemCodes } from '@lp/contracts';
-import { correlationIdOf } from '@lp/platform/observability';
+import { correlationIdOf } from '@lp/platform/observability/plain';
 import { problem, PROBLEM_CONTENT_TYPE } from '../problem-details';
 import { ExpressRouter, methodsAt, requestPath } from './route-table';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import { ProblemCodes } from '@lp/contracts';
-import { correlationIdOf } from '@lp/platform/observability';
+import { correlationIdOf } from '@lp/platform/observability/plain';
 import { problem } from '../problem-details';
 import { sendProblem } from './method-not-allowed';
 import { ExpressRouter, methodsAt, requestPath } from './route-table';

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { EventEnvelope } from '@lp/contracts';
 import { AMQP_SOCKET_OPTIONS } from '../rpc/rpc-queue-options';
-import { CORRELATION_HEADER, Tracing } from '@lp/platform/observability';
+import { amqpConsumerUp, CORRELATION_HEADER, Tracing } from '@lp/platform/observability';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { AmqpConnectionManager, ChannelWrapper, connect } from 'amqp-connection-manager';
 import { randomBytes } from 'node:crypto';
@@ -32,6 +32,8 @@ interface ConsumerGroup {
   ready: Promise<void>;
   bind(pattern: string): Promise<void>;
   stop(graceMs: number): Promise<void>;
+  /** The connection dropped: the consumer is gone until the channel's setup runs again. */
+  lost(): void;
 }
 
 const CHANNEL_CLOSE_TIMEOUT_MS = 1_000;
@@ -93,6 +95,7 @@ export class RabbitMqEventBus extends EventBus {
     const lost = (err: unknown) => {
       if (this.reachable && !this.closed) this.log.warn({ err }, 'RabbitMQ unreachable; reconnecting');
       this.reachable = false;
+      for (const group of this.groups.values()) group.lost();
     };
     this.connection.on('disconnect', ({ err }) => lost(err));
     this.connection.on('connectFailed', ({ err }) => lost(err));
@@ -199,6 +202,8 @@ export class RabbitMqEventBus extends EventBus {
     const prefetch = options.prefetch ?? DEFAULT_EVENT_PREFETCH;
     let consuming: { channel: Channel; consumerTag: string } | undefined;
     let stopped = false;
+    // amqp_consumer_up: 1 once consuming, 0 when the connection drops or the broker cancels the consumer.
+    const up = { service: consumer, consumer: mode === 'service' ? 'events' : 'instance-events' };
 
     const delivery = (channel: Channel, message: ConsumeMessage): EventDelivery => {
       // Settled on the channel that delivered it: after a reconnect its delivery tag means
@@ -241,10 +246,20 @@ export class RabbitMqEventBus extends EventBus {
         for (const pattern of patterns) await ch.bindQueue(queue, exchange, pattern);
         if (stopped) return;
         await ch.prefetch(prefetch);
-        const { consumerTag } = await ch.consume(queue, (message) => message && dispatcher.dispatch(delivery(ch, message)), {
-          noAck: false,
-        });
+        const { consumerTag } = await ch.consume(
+          queue,
+          (message) => {
+            if (message) return dispatcher.dispatch(delivery(ch, message));
+            // The broker cancelled the consumer (queue deleted, quorum leader lost): nothing restarts it
+            // short of a reconnection, so it is said loudly and shown on /metrics.
+            if (stopped) return;
+            amqpConsumerUp.set(up, 0);
+            this.log.error({ queue }, 'RabbitMQ cancelled the event consumer: no events are consumed from this queue until the service reconnects or restarts');
+          },
+          { noAck: false },
+        );
         consuming = { channel: ch, consumerTag };
+        amqpConsumerUp.set(up, 1);
       },
     });
     channel.on('error', (err) => this.log.error({ err, queue }, 'Consumer channel setup failed'));
@@ -260,8 +275,12 @@ export class RabbitMqEventBus extends EventBus {
         await connected.wait();
         await channel.bindQueue(queue, exchange, pattern);
       },
+      lost: () => {
+        if (!stopped) amqpConsumerUp.set(up, 0);
+      },
       stop: async (graceMs) => {
         stopped = true;
+        amqpConsumerUp.remove(up);
         if (consuming) await consuming.channel.cancel(consuming.consumerTag).catch(() => undefined);
         await dispatcher.drain(graceMs);
         // Closing the channel hands every unacknowledged event back to the queue.

@@ -3,7 +3,7 @@ import { InProcessBroker } from '../in-process/in-process-broker';
 import { jsonCopy } from '../in-process/json-copy';
 import { MessagingNames } from '../messaging-names';
 import { RpcCallOptions, RpcClient, RpcClientOptions } from './rpc-client';
-import { RpcTimeoutError, RpcTransportError, toRpcError } from './rpc-errors';
+import { RpcTransportError, toRpcError } from './rpc-errors';
 
 export interface InProcessRpcClientOptions extends RpcClientOptions {
   /** Defaults to the process-wide broker the in-process servers listen on. */
@@ -49,7 +49,7 @@ export class InProcessRpcClient extends RpcClient {
         finish();
       };
       const abort = () => settle(() => reject(new RpcTransportError(pattern, 'the client is closed')));
-      const timer = setTimeout(() => settle(() => reject(new RpcTimeoutError(pattern, timeoutMs))), timeoutMs);
+      const timer = setTimeout(() => settle(() => reject(this.noAnswer(pattern, timeoutMs, options))), timeoutMs);
       this.inFlight.add(abort);
 
       const reply = (packet: WritePacket) => {

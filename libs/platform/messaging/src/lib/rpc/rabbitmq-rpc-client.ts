@@ -2,7 +2,7 @@ import { ClientProxy, ClientProxyFactory, RmqRecordBuilder, Transport } from '@n
 import { lastValueFrom, throwError, timeout } from 'rxjs';
 import { MessagingNames } from '../messaging-names';
 import { RpcCallOptions, RpcClient, RpcClientOptions } from './rpc-client';
-import { RpcTimeoutError, RpcTransportError, toRpcError } from './rpc-errors';
+import { RpcTransportError, toRpcError } from './rpc-errors';
 import { AMQP_SOCKET_OPTIONS, RPC_QUEUE_OPTIONS } from './rpc-queue-options';
 
 export interface RabbitMqRpcClientOptions extends RpcClientOptions {
@@ -48,7 +48,7 @@ export class RabbitMqRpcClient extends RpcClient {
     try {
       const answer$ = proxy
         .send<TResult>(pattern, record)
-        .pipe(timeout({ first: timeoutMs, with: () => throwError(() => new RpcTimeoutError(pattern, timeoutMs)) }));
+        .pipe(timeout({ first: timeoutMs, with: () => throwError(() => this.noAnswer(pattern, timeoutMs, options)) }));
       return await lastValueFrom(answer$, { defaultValue: undefined as TResult });
     } catch (error) {
       throw toRpcError(error, pattern);

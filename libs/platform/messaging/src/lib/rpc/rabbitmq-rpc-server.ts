@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { BaseRpcContext, RmqContext, RmqOptions, ServerRMQ, WritePacket } from '@nestjs/microservices';
-import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, parseDeadlineHeader } from '@lp/platform/observability';
+import { amqpConsumerUp, CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, parseDeadlineHeader } from '@lp/platform/observability';
+import type { Channel } from 'amqplib';
 import { Observable, Subscription } from 'rxjs';
 import { answeringFailures, withProblemErrors } from './rpc-server-errors';
 import { timedRespond } from './rpc-server-metrics';
@@ -43,6 +44,33 @@ export class RabbitMqRpcServer extends ServerRMQ {
     private readonly service: string,
   ) {
     super(options);
+    // The consumer goes with the connection; the channel's setup (on reconnection) brings it back.
+    this.statusSubscription = this.status.subscribe((status) => {
+      // RmqStatus.DISCONNECTED (a const enum, which isolated modules cannot read).
+      if (status === 'disconnected' && !this.closing) amqpConsumerUp.set(this.up, 0);
+    });
+  }
+
+  /** `amqp_consumer_up`'s labels for this server's request queue. */
+  private get up() {
+    return { service: this.service, consumer: 'rpc' };
+  }
+  private readonly statusSubscription: Subscription;
+  private closing = false;
+
+  override async setupChannel(channel: Channel, callback: () => void): Promise<void> {
+    await super.setupChannel(channel, callback);
+    amqpConsumerUp.set(this.up, 1);
+  }
+
+  /** A null message is the broker cancelling the consumer (queue deleted, quorum leader lost): nothing restarts it by itself. */
+  override async handleMessage(message: Record<string, unknown> | null, channel: unknown): Promise<void> {
+    if (message === null && !this.closing) {
+      amqpConsumerUp.set(this.up, 0);
+      this.log.error(`RabbitMQ cancelled the RPC consumer of ${this.service}: no requests are taken until it reconnects or restarts`);
+      return;
+    }
+    return super.handleMessage(message as Record<string, unknown>, channel);
   }
 
   /** Plain pattern names route as themselves, without Nest's failing JSON.parse per message. */
@@ -103,6 +131,9 @@ export class RabbitMqRpcServer extends ServerRMQ {
    * the wanted state, so it must not fail the application's close or leave the connection open.
    */
   override async close(): Promise<void> {
+    this.closing = true;
+    this.statusSubscription.unsubscribe();
+    amqpConsumerUp.remove(this.up);
     try {
       await this.channel?.close();
     } catch (error) {

@@ -1,7 +1,7 @@
 import { OnApplicationShutdown } from '@nestjs/common';
 import type { AnyRpcContract, MessageOf, ReplyOf } from '@lp/contracts';
 import { CORRELATION_HEADER, CorrelationContext, DEADLINE_HEADER, RequestDeadline, SpanKind, Tracing } from '@lp/platform/observability';
-import { RpcDeadlineExceededError, RpcTransportError } from './rpc-errors';
+import { RpcDeadlineExceededError, RpcTimeoutError, RpcTransportError } from './rpc-errors';
 import { RpcRouter, RpcRoutes } from './rpc-routes';
 
 export interface RpcCallOptions {
@@ -76,6 +76,16 @@ export abstract class RpcClient implements OnApplicationShutdown {
     if (remaining === undefined || remaining >= timeoutMs) return timeoutMs;
     if (remaining <= 0) throw new RpcDeadlineExceededError(pattern);
     return Math.ceil(remaining);
+  }
+
+  /**
+   * The rejection of a call that got no answer within `timeoutMs` (from `timeoutOf`): the request's
+   * deadline when that is what cut the wait short, else the callee's timeout.
+   */
+  protected noAnswer(pattern: string, timeoutMs: number, options: RpcCallOptions | undefined): RpcTimeoutError {
+    return timeoutMs < (options?.timeoutMs ?? this.defaultTimeoutMs)
+      ? new RpcDeadlineExceededError(pattern, timeoutMs)
+      : new RpcTimeoutError(pattern, timeoutMs);
   }
 
   /**

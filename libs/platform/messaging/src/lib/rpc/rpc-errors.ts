@@ -36,13 +36,19 @@ export class RpcTimeoutError extends RpcError {
 }
 
 /**
- * Not sent: the request in progress had no time left for it (`RequestDeadline`). A timeout like
- * any other for the caller (the outcome is the same, no answer in time), only known at once.
+ * The request in progress ran out of time (`RequestDeadline`): not sent because nothing was left of
+ * its budget (`timeoutMs` 0), or sent with what was left and no answer came within it. A timeout
+ * like any other for the caller (no answer in time), but the caller's deadline is the cause, not a
+ * slow or absent callee: a caller that tracks the callee's health (the guard's outage state) does
+ * not count it against the callee.
  */
 export class RpcDeadlineExceededError extends RpcTimeoutError {
-  constructor(pattern: string) {
-    super(pattern, 0);
-    this.message = `RPC ${pattern} not sent: the request's deadline has passed`;
+  constructor(pattern: string, timeoutMs = 0) {
+    super(pattern, timeoutMs);
+    this.message =
+      timeoutMs === 0
+        ? `RPC ${pattern} not sent: the request's deadline has passed`
+        : `RPC ${pattern} got no answer within ${timeoutMs} ms, all that was left of the request's deadline`;
   }
 }
 

@@ -20,7 +20,10 @@ export function rpcWireError(error: unknown, logger: LoggerService): ProblemDeta
   if (isProblemDetails(error)) return { ...error, correlationId: error.correlationId ?? correlationId };
   if (isNestGenericError(error)) return internalRpcProblem(correlationId);
   const problem = toRpcProblem(error, correlationId);
-  if (problem.status >= 500) logger.error({ err: error, correlationId }, 'RPC handler failed');
+  // As over HTTP (ProblemDetailsFilter): an unavailable dependency is not a bug, no stack and no
+  // line per request at the default level; any other 5xx is.
+  if (problem.status === 503) logger.debug?.({ correlationId, code: problem.code }, 'RPC handler: dependency unavailable');
+  else if (problem.status >= 500) logger.error({ err: error, correlationId }, 'RPC handler failed');
   return problem;
 }
 
