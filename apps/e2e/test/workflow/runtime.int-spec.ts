@@ -475,7 +475,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       ['boss', 'not-reached'],
       ['deep', 'not-reached'],
     ]);
-    // The outline draws the graph and offers the actions; who is picked and why stays out.
+    // The outline draws the graph and offers the actions; who is picked stays out.
     expect(progress.definition).toEqual({
       name: 'Named steps',
       variables: [],
@@ -485,7 +485,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
           key: 'route',
           kind: 'exclusive',
           branches: [
-            { key: 'big', nodes: [{ key: 'boss', kind: 'approval', mode: 'sequential' }] },
+            { key: 'big', condition: { '>': [{ var: 'amount' }, 10] }, nodes: [{ key: 'boss', kind: 'approval', mode: 'sequential' }] },
             { key: 'small', default: true, nodes: [{ key: 'deep', kind: 'approval', name: 'Deep step', mode: 'sequential' }] },
           ],
         },

@@ -220,6 +220,27 @@ export function whyAuditScreen(run: ConsoleRun): void {
       expect(new URL(page.url()).searchParams.get('callerKind')).toBe('application');
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '27-audit-services');
+
+      // An application's decision explained too: asked for the application, with the scope AppScope allowed then.
+      await rows
+        .first()
+        .getByRole('link', { name: /^Explain now/ })
+        .click();
+      await page.getByRole('heading', { name: 'Why?', level: 1 }).waitFor();
+      const asked = new URL(page.url()).searchParams;
+      expect(asked.get('callerKind')).toBe('application');
+      expect(asked.get('subject')).toBe('reports-app');
+      expect(asked.get('scopes')).toBe('authorization.role.view');
+      expect(await page.getByLabel('Caller').inputValue()).toBe('application');
+      await showing(page.getByTestId('saved-outcome'), 'Permit');
+      await showing(page.getByTestId('recorded-outcome'), 'Permit');
+      await showing(page.getByTestId('saved').getByRole('row', { name: /^AppScope/ }), 'Allow', true);
+      // The same application without that scope is refused.
+      await page.getByLabel('Scopes').fill('');
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await showing(page.getByTestId('saved-outcome'), 'NoMatchingPolicy');
+      expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+      await consoleBrowser.screenshot(page, '28-why-application');
     });
 
     it("explains the signed-in admin's own live decision: the merge, every evaluator's inputs (its tenant-admin role for RBAC), the DataScope", async () => {

@@ -8,7 +8,7 @@ export interface OutlineNode {
   mode?: string;
   result?: string;
   operations?: Record<string, unknown>;
-  branches?: Array<{ key?: string; name?: string; default?: boolean; nodes: OutlineNode[] }>;
+  branches?: Array<{ key?: string; name?: string; condition?: Record<string, unknown>; default?: boolean; nodes: OutlineNode[] }>;
 }
 
 export interface DefinitionOutline {
@@ -37,6 +37,7 @@ function outlineBranch(branch: Branch): NonNullable<OutlineNode['branches']>[num
   return {
     ...(branch.key !== undefined ? { key: branch.key } : {}),
     ...(branch.name !== undefined ? { name: branch.name } : {}),
+    ...(branch.condition !== undefined ? { condition: branch.condition } : {}),
     ...(branch.default ? { default: true } : {}),
     nodes: branch.nodes.map(outlineNode),
   };
@@ -44,10 +45,10 @@ function outlineBranch(branch: Branch): NonNullable<OutlineNode['branches']>[num
 
 /**
  * The shape of a version as a task's assignee may see it, without `workflow.definition.view`: the
- * nodes, branches, names, modes and allowed operations (to draw the progress graph and offer the
- * task's actions), and the declared variables (to label the business data the task shows already).
- * Left out: assignee rules, cc recipients, branch conditions, timeouts and the process admins,
- * which say who is picked and why, and stay with `workflow.definition.view`.
+ * nodes, branches with their conditions (over the business data the task shows already), names,
+ * modes and allowed operations (to draw the progress graph and offer the task's actions), and the
+ * declared variables (to label that data). Left out: assignee rules, cc recipients, timeouts and the
+ * process admins, which say who is picked, and stay with `workflow.definition.view`.
  */
 export function outlineOf(definition: WorkflowDefinition): DefinitionOutline {
   return {

@@ -11,7 +11,7 @@ export class TaskProgressResponse extends ProgressResponse {
     type: 'object',
     additionalProperties: true,
     description:
-      'The version’s outline: name, description, declared variables, and the nodes with their branches, names, modes and allowed operations (no assignee rules, recipients, conditions or timeouts).',
+      'The version’s outline: name, description, declared variables, and the nodes with their branches, names, modes and allowed operations, branch conditions (no assignee rules, recipients or timeouts).',
   })
   definition!: DefinitionOutline;
   @ApiProperty({ description: 'The version number the instance runs on.' }) definitionVersion!: number;

@@ -30,7 +30,7 @@ export interface InstanceProgress {
   nodes: ProgressNode[];
 }
 
-/** `GET /tasks/{taskId}/progress`: the instance's progress with its version's outline (no assignee rules or conditions). */
+/** `GET /tasks/{taskId}/progress`: the instance's progress with its version's outline (no assignee rules). */
 export interface TaskProgress extends InstanceProgress {
   definition: unknown;
   definitionVersion: number;
