@@ -69,7 +69,7 @@ export function tasksScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     /** Signs in as admin and opens the pending task of the business key from the To do inbox. */
@@ -174,6 +174,7 @@ export function tasksScreen(run: ConsoleRun): void {
       await page.getByRole('button', { name: 'Transfer task' }).click();
       await page.getByText('Enter the user (subject) who gets the task.').waitFor();
 
+      consoleBrowser.expectFailedRequests({ status: 422, path: /^\/api\/workflow\/runtime\/tasks\/[^/]+\/transfer$/ });
       await page.getByLabel('Transfer to').fill('admin');
       await page.getByRole('button', { name: 'Transfer task' }).click();
       const refused = page.getByRole('alert').filter({ hasText: 'The task was not transferred' });
@@ -197,6 +198,7 @@ export function tasksScreen(run: ConsoleRun): void {
     });
 
     it('shows a user without workflow.task.view the API’s 403 on the screen opened by its address', async () => {
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/workflow\/tasks\// });
       const page = await consoleBrowser.signIn(consoleBrowser.token('erin'), '/console/tasks');
       const alert = page.getByRole('alert').first();
       await alert.waitFor();

@@ -67,7 +67,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       (await consoleBrowser.api<{ totalCount: number }>(admin, 'GET', `${BASE}/permission-audit/decisions?subject=bob&pageSize=1`)).body.totalCount;
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     it('the simulator flips from NoMatchingPolicy to Permit: first under a what-if overlay, then for real', async () => {
@@ -97,6 +97,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       await page.getByLabel('Change', { exact: true }).selectOption({ label: 'Assign a role to a subject' });
       expect(await page.getByLabel('Subject of the change').inputValue()).toBe('bob');
       // A typo in the overlay is the API's 400, shown beside the field, not a silent "no effect".
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/authorization/permission-simulation/evaluate' });
       await page.getByLabel('Role name').fill('case-veiwer');
       await page.getByRole('button', { name: 'Add change' }).click();
       await showing(page.locator('.field-invalid', { has: page.getByLabel('Role name') }), 'unknown role(s) in this tenant: case-veiwer', true);
@@ -276,6 +277,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
     });
 
     it("shows a user without the permissions the API's 403 on both screens", async () => {
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/authorization\// });
       const page = await consoleBrowser.signIn(consoleBrowser.token('carol'), '/console/why?subject=bob&action=View&module=authorization&resourceType=role');
       await showing(page.getByRole('alert'), 'HTTP 403', true);
       await page.goto(`${consoleBrowser.baseUrl}/console/audit`);
