@@ -241,7 +241,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       expect(listed).toEqual([role]);
       const before = await snapshot();
       for (const code of ADMINISTRABLE_PERMISSIONS) {
-        const res = await admin().delete(`${BASE}/roles/${adminRoleId}/permissions/${CatalogIds.permission(code)}`).expect(409);
+        const res = await admin()
+          .delete(`${BASE}/roles/${adminRoleId}/permissions/${CatalogIds.permission(code)}`)
+          .expect(409);
         expect(res.body).toMatchObject({ code: 'Authorization.RoleProtected' });
         expect(res.body.detail).toContain(code);
       }
@@ -264,7 +266,9 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
       const before = await snapshot();
       expect((await acmeAdmin().put(`${BASE}/roles/${role.id}`).send({ name: 'owners' }).expect(409)).body.code).toBe('Authorization.RoleProtected');
       expect((await acmeAdmin().delete(`${BASE}/roles/${role.id}`).expect(409)).body.code).toBe('Authorization.RoleProtected');
-      const res = await acmeAdmin().delete(`${BASE}/roles/${role.id}/permissions/${CatalogIds.permission('authorization.role-permission.grant')}`).expect(409);
+      const res = await acmeAdmin()
+        .delete(`${BASE}/roles/${role.id}/permissions/${CatalogIds.permission('authorization.role-permission.grant')}`)
+        .expect(409);
       expect(res.body.code).toBe('Authorization.RoleProtected');
       expect(await snapshot()).toEqual(before);
       // ann still administers acme: she can read its roles and grant.
