@@ -16,7 +16,9 @@ import { InstanceProgress, taskActions, WORKFLOW_KEY, workflowQueries, WorkflowI
  */
 export function TaskDetail() {
   const { taskId = '' } = useParams();
-  const { api, permissions, claims } = useSession();
+  const { api, permissions, claims, canAny } = useSession();
+  // The history routes need workflow.instance.view, which an approver seldom holds: not asked without it.
+  const mayReadHistory = canAny(['workflow.instance.view']);
   const me = permissions?.subject ?? claims.sub;
   const queryClient = useQueryClient();
   const task = useQuery(workflowQueries.task(api, taskId));
@@ -24,7 +26,7 @@ export function TaskDetail() {
   // The task's own progress route: whoever may read the task sees its instance's progress and the
   // version's outline, without workflow.instance.view or workflow.definition.view.
   const progress = useQuery({ ...workflowQueries.taskProgress(api, taskId), enabled: task.data !== undefined });
-  const summary = useQuery({ ...workflowQueries.summary(api, instanceId ?? ''), enabled: instanceId !== undefined });
+  const summary = useQuery({ ...workflowQueries.summary(api, instanceId ?? ''), enabled: instanceId !== undefined && mayReadHistory });
   const definition = progress.data ? parseDefinition(progress.data.definition) : undefined;
   const [message, setMessage] = useState<string>();
   const messageRef = useRef<HTMLDivElement>(null);
@@ -106,7 +108,13 @@ export function TaskDetail() {
           ) : null}
           <InstanceGraph progress={progress.data} definition={definition ?? flatDefinition(progress.data.nodes)} decisions={summary.data?.nodes} />
           <h2>History</h2>
-          <InstanceTimeline instanceId={progress.data.instance.id} />
+          {mayReadHistory ? (
+            <InstanceTimeline instanceId={progress.data.instance.id} />
+          ) : (
+            <p className="notice">
+              The instance&apos;s history needs the permission to view workflow instances; the progress above shows each node&apos;s tasks.
+            </p>
+          )}
         </>
       ) : null}
     </section>
