@@ -232,12 +232,12 @@ export function whyAuditScreen(run: ConsoleRun): void {
       expect(asked.get('callerKind')).toBe('application');
       expect(asked.get('subject')).toBe('reports-app');
       expect(asked.get('scopes')).toBe('authorization.role.view');
-      expect(await page.getByLabel('Caller').inputValue()).toBe('application');
+      expect(await page.getByLabel('Caller', { exact: true }).inputValue()).toBe('application');
       await showing(page.getByTestId('saved-outcome'), 'Permit');
       await showing(page.getByTestId('recorded-outcome'), 'Permit');
       await showing(page.getByTestId('saved').getByRole('row', { name: /^AppScope/ }), 'Allow', true);
       // The same application without that scope is refused.
-      await page.getByLabel('Scopes').fill('');
+      await page.getByLabel('Scopes', { exact: true }).fill('');
       await page.getByRole('button', { name: 'Ask' }).click();
       await showing(page.getByTestId('saved-outcome'), 'NoMatchingPolicy');
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
