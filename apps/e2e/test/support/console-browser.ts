@@ -169,20 +169,32 @@ export class ConsoleBrowser {
   }
 
   private watch(page: Page): void {
-    page.on('pageerror', (error) => this.problems.push(`page error: ${error.message}`));
+    // The console's own pages only: a sign-in passes through the issuer's pages, which are not ours
+    // (the test issuer's login page asks for a web font the sandbox cannot reach).
+    const origin = new URL(this.baseUrl).origin;
+    const ours = (url: string) => {
+      try {
+        return new URL(url).origin === origin;
+      } catch {
+        return false;
+      }
+    };
+    page.on('pageerror', (error) => {
+      if (ours(page.url())) this.problems.push(`page error: ${error.message}`);
+    });
     page.on('console', (message) => {
       // Chromium logs every 4xx/5xx answer as "Failed to load resource": judged below, by its response.
-      if (message.type() !== 'error' || message.text().startsWith('Failed to load resource')) return;
+      if (message.type() !== 'error' || message.text().startsWith('Failed to load resource') || !ours(page.url())) return;
       this.problems.push(`console error: ${message.text()} (${message.location().url})`);
     });
     page.on('requestfailed', (request) => {
       const failure = request.failure()?.errorText ?? 'failed';
-      if (failure === 'net::ERR_ABORTED') return;
+      if (failure === 'net::ERR_ABORTED' || !ours(request.frame().url())) return;
       this.problems.push(`request failed: ${request.method()} ${request.url()} ${failure}`);
     });
     page.on('response', (response) => {
       const status = response.status();
-      if (status < 400) return;
+      if (status < 400 || !ours(response.frame().url())) return;
       const url = new URL(response.url());
       const expected = this.expected.some(
         (failure) => failure.status === status && (typeof failure.path === 'string' ? url.pathname === failure.path : failure.path.test(url.pathname)),

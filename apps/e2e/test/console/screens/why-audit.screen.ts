@@ -75,6 +75,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       await page.getByRole('heading', { name: 'Why?', level: 1 }).waitFor();
 
       // A malformed question: the API's message stands next to its field.
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/authorization/permission-simulation/evaluate' });
       await page.getByLabel('Subject', { exact: true }).fill('bob');
       await page.getByLabel('Module').fill('Not A Module');
       await page.getByLabel('Resource type').fill('role');
