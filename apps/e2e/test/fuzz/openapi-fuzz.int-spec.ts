@@ -164,6 +164,12 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'fuzzing every route of e
   it.each([
     ['POST', '/api/authorization/roles/00000000-0000-0000-0000-000000000001/permissions', '{"permissionCode":null}', 'permissionCode'],
     ['POST', '/api/authorization/permission-simulation/evaluate', '{"subject":"x"}', 'request'],
+    [
+      'POST',
+      '/api/authorization/permission-simulation/evaluate',
+      '{"subject":"x","callerKind":"delegated","request":{"resource":{"module":"cases","resourceType":"case"},"action":"View"}}',
+      'actor',
+    ],
     ['PUT', '/api/authorization/abac-rules/00000000-0000-0000-0000-000000000001', '{"name":"r","priority":1,"verdict":"Deny","conditions":[[]]}', 'conditions'],
     ['POST', '/api/authorization/roles', '{"name":"a\\u0000b"}', 'name'],
     ['POST', '/api/authorization/roles', '{"name":"a\\ud800b"}', 'name'],

@@ -155,8 +155,82 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       expect(await policyState()).toEqual(state);
     });
 
+    it("answers for an application by its token's scopes (AppScope), not by role bindings", async () => {
+      const asked = { subject: 'billing-app', callerKind: 'application', request: ROLE_VIEW };
+      const scoped = await platform
+        .as()
+        .post(EVALUATE)
+        .send({ ...asked, scopes: ['authorization.role.view'] })
+        .expect(200);
+      expect(scoped.body).toMatchObject({ outcome: 'Permit', permitted: true });
+      expect(scoped.body.evaluations).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ evaluator: 'AppScope', verdict: 'Allow' }),
+          expect.objectContaining({ evaluator: 'RBAC', verdict: 'Neutral' }),
+        ]),
+      );
+      const unscoped = await platform
+        .as()
+        .post(EVALUATE)
+        .send({ ...asked, overlay: { addRoleBindings: [{ subject: 'billing-app', roleName: 'platform-admin' }] } })
+        .expect(200);
+      expect(unscoped.body.permitted).toBe(false);
+    });
+
+    it('answers for a delegated caller through the delegation from the subject to the actor, and nothing is written', async () => {
+      // admin lets dave act for him on the role list.
+      const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+      const grant = await platform
+        .as()
+        .post('/api/authorization/delegated-admin')
+        .send({ actor: 'dave', permissionCodes: ['authorization.role.view'], expiresAt })
+        .expect(201);
+      const state = await policyState();
+      const asDave = await platform.as().post(EVALUATE).send({ subject: 'admin', callerKind: 'delegated', actor: 'dave', request: ROLE_VIEW }).expect(200);
+      expect(asDave.body).toMatchObject({ outcome: 'Permit', permitted: true });
+      expect(asDave.body.evaluations).toEqual(
+        expect.arrayContaining([expect.objectContaining({ evaluator: 'RBAC', verdict: 'Allow', reason: expect.stringContaining('actor dave') })]),
+      );
+      const named = await platform
+        .as()
+        .post(EVALUATE)
+        .send({ subject: 'admin', callerKind: 'delegated', actor: 'dave', grantId: grant.body.id, request: ROLE_VIEW })
+        .expect(200);
+      expect(named.body.permitted).toBe(true);
+      const asErin = await platform.as().post(EVALUATE).send({ subject: 'admin', callerKind: 'delegated', actor: 'erin', request: ROLE_VIEW }).expect(200);
+      expect(asErin.body).toMatchObject({ permitted: false });
+      const notCovered = await platform
+        .as()
+        .post(EVALUATE)
+        .send({ subject: 'admin', callerKind: 'delegated', actor: 'dave', request: { ...ROLE_VIEW, action: 'Create' } })
+        .expect(200);
+      expect(notCovered.body.permitted).toBe(false);
+      expect(await policyState()).toEqual(state);
+      await platform.flushAudit();
+      // The route's own guard decisions are audited (admin's), none in dave's or erin's name.
+      expect(await auditCount(`actor IN ('dave', 'erin') OR subject IN ('dave', 'erin')`)).toBe(0);
+    });
+
+    it.each([
+      ['a delegated caller without actor', { subject: 'admin', callerKind: 'delegated', request: ROLE_VIEW }, 'actor'],
+      ['scopes for a user', { subject: 'bob', scopes: ['authorization.role.view'], request: ROLE_VIEW }, 'scopes'],
+      ['an actor for an application', { subject: 'app', callerKind: 'application', actor: 'bob', request: ROLE_VIEW }, 'actor'],
+      ['an unknown caller kind', { subject: 'bob', callerKind: 'robot', request: ROLE_VIEW }, 'callerKind'],
+      ['scopes that are not strings', { subject: 'app', callerKind: 'application', scopes: [1], request: ROLE_VIEW }, 'scopes'],
+    ])('refuses %s with 400 naming the field', async (_what, body, field) => {
+      const res = await platform.as().post(EVALUATE).send(body).expect(400);
+      expect(res.body.code).toBe('Validation.Failed');
+      expect(Object.keys(res.body.errors)).toContain(field);
+    });
+
     it('denies a caller without authorization.permission-simulation.view, and writes nothing', async () => {
       const state = await policyState();
+      const denied = await platform
+        .as('bob')
+        .post(EVALUATE)
+        .send({ subject: 'billing-app', callerKind: 'application', scopes: ['authorization.role.view'], request: ROLE_VIEW })
+        .expect(403);
+      expect(denied.body.code).toBe('Authorization.Denied');
       const res = await platform
         .as('bob')
         .post(EVALUATE)

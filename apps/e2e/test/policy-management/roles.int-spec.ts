@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { createServiceApp } from '@lp/platform/runtime';
-import { CatalogIds, policyManagementService } from '@lp/service/policy-management';
-import { AuthzRpc, EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT, TrustedCaller } from '@lp/contracts';
+import { ADMINISTRABLE_PERMISSIONS, CatalogIds, policyManagementService } from '@lp/service/policy-management';
+import { AuthzRpc, EventTypes, PLATFORM_ADMIN_ROLE, SEEDED_TENANT, TENANT_ADMIN_ROLE, TrustedCaller } from '@lp/contracts';
 import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { PolicyTestPlatform } from '../support/policy-platform';
@@ -70,6 +70,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
         dataScope: 'tenant',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        protected: false,
+        requiredPermissionCodes: [],
       });
       expect(await outboxCount('authorization.role.created')).toBe(before + 1);
       expect(await lastEvent('authorization.role.created')).toEqual({
@@ -227,7 +229,56 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
 
     it('is not protected under that name in another tenant', async () => {
       const res = await platform.as('ann', 'acme').post(`${BASE}/roles`).send({ name: PLATFORM_ADMIN_ROLE }).expect(201);
+      expect(res.body).toMatchObject({ protected: false, requiredPermissionCodes: [] });
       await platform.as('ann', 'acme').delete(`${BASE}/roles/${res.body.id}`).expect(204);
+    });
+
+    it('keeps the permissions that keep the tenant administrable (409 on revoke), says which, and loses any other', async () => {
+      const role = (await admin().get(`${BASE}/roles/${adminRoleId}`).expect(200)).body;
+      expect(role).toMatchObject({ name: PLATFORM_ADMIN_ROLE, protected: true });
+      expect([...role.requiredPermissionCodes].sort()).toEqual([...ADMINISTRABLE_PERMISSIONS].sort());
+      const listed = (await admin().get(`${BASE}/roles?name=${PLATFORM_ADMIN_ROLE}`).expect(200)).body.items;
+      expect(listed).toEqual([role]);
+      const before = await snapshot();
+      for (const code of ADMINISTRABLE_PERMISSIONS) {
+        const res = await admin()
+          .delete(`${BASE}/roles/${adminRoleId}/permissions/${CatalogIds.permission(code)}`)
+          .expect(409);
+        expect(res.body).toMatchObject({ code: 'Authorization.RoleProtected' });
+        expect(res.body.detail).toContain(code);
+      }
+      expect(await snapshot()).toEqual(before);
+      // Any other permission can go (and come back).
+      const other = CatalogIds.permission('authorization.feature.view');
+      await admin().delete(`${BASE}/roles/${adminRoleId}/permissions/${other}`).expect(204);
+      await grant(adminRoleId, 'authorization.feature.view');
+    });
+  });
+
+  describe("a tenant's seeded tenant-admin role", () => {
+    const acmeAdmin = () => platform.as('ann', 'acme');
+    const tenantAdminRole = async () =>
+      (await acmeAdmin().get(`${BASE}/roles?name=${TENANT_ADMIN_ROLE}`).expect(200)).body.items[0] as { id: string; protected: boolean };
+
+    it('cannot be renamed, deleted or emptied of the permissions that keep the tenant administrable', async () => {
+      const role = await tenantAdminRole();
+      expect(role.protected).toBe(true);
+      const before = await snapshot();
+      expect((await acmeAdmin().put(`${BASE}/roles/${role.id}`).send({ name: 'owners' }).expect(409)).body.code).toBe('Authorization.RoleProtected');
+      expect((await acmeAdmin().delete(`${BASE}/roles/${role.id}`).expect(409)).body.code).toBe('Authorization.RoleProtected');
+      const res = await acmeAdmin()
+        .delete(`${BASE}/roles/${role.id}/permissions/${CatalogIds.permission('authorization.role-permission.grant')}`)
+        .expect(409);
+      expect(res.body.code).toBe('Authorization.RoleProtected');
+      expect(await snapshot()).toEqual(before);
+      // ann still administers acme: she can read its roles and grant.
+      await acmeAdmin().get(`${BASE}/roles/${role.id}/permissions`).expect(200);
+    });
+
+    it('is not protected under that name in the platform tenant', async () => {
+      const res = await admin().post(`${BASE}/roles`).send({ name: TENANT_ADMIN_ROLE }).expect(201);
+      expect(res.body).toMatchObject({ protected: false, requiredPermissionCodes: [] });
+      await admin().delete(`${BASE}/roles/${res.body.id}`).expect(204);
     });
   });
 
@@ -399,6 +450,8 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management roles,
         dataScope: 'office',
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
+        protected: false,
+        requiredPermissionCodes: [],
       });
       // An upper-case id names the same role, as on the other routes.
       expect((await admin().get(`${BASE}/roles/${role.id.toUpperCase()}`).expect(200)).body.id).toBe(role.id);

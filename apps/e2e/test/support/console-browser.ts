@@ -100,16 +100,24 @@ export class ConsolePlatform {
   }
 }
 
+/** An answer a test provokes on purpose: its status, and its path (exact, or a pattern). */
+export interface ExpectedFailure {
+  status: number;
+  path: string | RegExp;
+}
+
 /**
  * One screen's view of a platform and of the run's Chromium, as one tenant's administrator: the
  * screen's own browser contexts (each page its own sessionStorage, so its own sign-in) and its own
- * page errors (a test fails when the SPA itself throws), so one screen's failure does not spill into
- * the next. Tokens it mints are for its tenant unless told otherwise.
+ * problems (a test fails when the SPA throws, logs an error, or a request fails or is refused without
+ * the test expecting it), so one screen's failure does not spill into the next. Tokens it mints are for its tenant unless told otherwise.
  */
 export class ConsoleBrowser {
   private contexts: BrowserContext[] = [];
-  /** Uncaught errors of this screen's pages. */
-  readonly pageErrors: string[] = [];
+  /** What went wrong on this screen's pages since the last `takeProblems` (see `watch`). */
+  private readonly problems: string[] = [];
+  /** Failed answers the running test provokes on purpose (`expectFailedRequests`). */
+  private expected: ExpectedFailure[] = [];
 
   constructor(
     readonly platform: ConsolePlatform,
@@ -144,8 +152,62 @@ export class ConsoleBrowser {
     this.contexts.push(context);
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => this.pageErrors.push(error.message));
+    this.watch(page);
     return page;
+  }
+
+  /**
+   * The answers with these statuses on these paths are what the running test provokes (a refusal
+   * it checks the screen shows): not counted as problems until the next `takeProblems`.
+   */
+  expectFailedRequests(...failures: ExpectedFailure[]): void {
+    this.expected.push(...failures);
+  }
+
+  /**
+   * Every problem of this screen's pages since the last call, then none: uncaught errors, console
+   * errors, requests that failed (not those the page abandoned, e.g. a query cancelled by leaving the
+   * page) and answers of 400 or more that the test did not expect. Each screen's `afterEach` asserts
+   * it is empty, so a screen fails on any of them; the expectations end with the test.
+   */
+  takeProblems(): string[] {
+    this.expected = [];
+    return this.problems.splice(0);
+  }
+
+  private watch(page: Page): void {
+    // The console's own pages only: a sign-in passes through the issuer's pages, which are not ours
+    // (the test issuer's login page asks for a web font the sandbox cannot reach).
+    const origin = new URL(this.baseUrl).origin;
+    const ours = (url: string) => {
+      try {
+        return new URL(url).origin === origin;
+      } catch {
+        return false;
+      }
+    };
+    page.on('pageerror', (error) => {
+      if (ours(page.url())) this.problems.push(`page error: ${error.message}`);
+    });
+    page.on('console', (message) => {
+      // Chromium logs every 4xx/5xx answer as "Failed to load resource": judged below, by its response.
+      if (message.type() !== 'error' || message.text().startsWith('Failed to load resource') || !ours(page.url())) return;
+      this.problems.push(`console error: ${message.text()} (${message.location().url})`);
+    });
+    page.on('requestfailed', (request) => {
+      const failure = request.failure()?.errorText ?? 'failed';
+      if (failure === 'net::ERR_ABORTED' || !ours(request.frame().url())) return;
+      this.problems.push(`request failed: ${request.method()} ${request.url()} ${failure}`);
+    });
+    page.on('response', (response) => {
+      const status = response.status();
+      if (status < 400 || !ours(response.frame().url())) return;
+      const url = new URL(response.url());
+      const expected = this.expected.some(
+        (failure) => failure.status === status && (typeof failure.path === 'string' ? url.pathname === failure.path : failure.path.test(url.pathname)),
+      );
+      if (!expected) this.problems.push(`HTTP ${status}: ${response.request().method()} ${url.pathname}${url.search}`);
+    });
   }
 
   /** Signs in through the sign-in screen by pasting the token, and waits for the signed-in frame. */

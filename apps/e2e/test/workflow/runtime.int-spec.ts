@@ -51,6 +51,21 @@ const byRole = { name: 'By role', nodes: [{ kind: 'approval', key: 'any-approver
 const raceAll = { name: 'Race all', nodes: [approval('both', ['anna', 'ben'], { mode: 'all' })] };
 const raceAny = { name: 'Race any', nodes: [approval('either', ['carl', 'dora'], { mode: 'any' })] };
 const solo = { name: 'Solo', nodes: [approval('solo', ['pia'])] };
+/** Named nodes, one nested in a gateway branch, all for tom, who holds the task permissions only. */
+const named = {
+  name: 'Named steps',
+  nodes: [
+    approval('check', ['tom'], { name: 'Legal check', operations: { transfer: true } }),
+    {
+      kind: 'exclusive',
+      key: 'route',
+      branches: [
+        { key: 'big', condition: { '>': [{ var: 'amount' }, 10] }, nodes: [approval('boss', ['finn'])] },
+        { key: 'small', default: true, nodes: [approval('deep', ['tom'], { name: 'Deep step' })] },
+      ],
+    },
+  ],
+};
 
 interface Task {
   id: string;
@@ -96,6 +111,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     await platform.grantRole('default', 'mia', 'workflow-admin', MANAGE);
     for (const sub of ['lena', 'otto', 'anna', 'ben', 'carl', 'dora', 'finn']) await platform.grantRole('default', sub, 'workflow-approver', APPROVE);
     await platform.grantRole('default', 'nora', 'case-reader', ['cases.case.view']);
+    await platform.grantRole('default', 'tom', 'task-approver', ['workflow.task.view', 'workflow.task.approve']);
     // pia approves through a role whose DataScope is `office`, and she belongs to no office: her lists reach no rows.
     await platform.grantRole('default', 'pia', 'workflow-approver-office', APPROVE);
     await platform.sql.query(`UPDATE authz.role SET data_scope = 'office' WHERE tenant_id = 'default' AND name = 'workflow-approver-office'`);
@@ -112,6 +128,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       signable,
       'by-role': byRole,
       solo,
+      named,
     })) {
       await as('wanda').post(`${DEFS}/${key}/deployments`).send({ definition }).expect(201);
     }
@@ -440,6 +457,56 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
     expectProblem(await complete('anna', task), 403, 'Authorization.Denied');
   });
 
+  it('inbox rows carry the node’s and the definition’s names and the version; an assignee reads the progress of their task’s instance', async () => {
+    const id = (await start('named', 'NAMED-1', { amount: 1 }).expect(201)).body.id;
+    const todo = (await as('tom').get(`${TASKS}/todo`).expect(200)).body.items;
+    const check = todo.find((t: { instanceId: string }) => t.instanceId === id);
+    expect(check).toMatchObject({ nodeKey: 'check', nodeName: 'Legal check', definitionKey: 'named', definitionName: 'Named steps', definitionVersion: 1 });
+    expect((await as('tom').get(`${TASKS}/${check.id}`).expect(200)).body).toMatchObject({ nodeName: 'Legal check', definitionVersion: 1 });
+    // tom holds no workflow.instance.view: the instance route refuses him, his task's progress does not.
+    expectProblem(await as('tom').get(`${RUNTIME}/instances/${id}/progress`), 403, 'Authorization.Denied');
+    const before = await written();
+    const progress = (await as('tom').get(`${TASKS}/${check.id}/progress`).expect(200)).body;
+    expect(progress.instance).toMatchObject({ id, status: 'Running' });
+    expect(progress.definitionVersion).toBe(1);
+    expect(progress.nodes.map((n: { key: string; state: string }) => [n.key, n.state])).toEqual([
+      ['check', 'waiting'],
+      ['route', 'not-reached'],
+      ['boss', 'not-reached'],
+      ['deep', 'not-reached'],
+    ]);
+    // The outline draws the graph and offers the actions; who is picked stays out.
+    expect(progress.definition).toEqual({
+      name: 'Named steps',
+      variables: [],
+      nodes: [
+        { key: 'check', kind: 'approval', name: 'Legal check', mode: 'sequential', operations: { transfer: true } },
+        {
+          key: 'route',
+          kind: 'exclusive',
+          branches: [
+            { key: 'big', condition: { '>': [{ var: 'amount' }, 10] }, nodes: [{ key: 'boss', kind: 'approval', mode: 'sequential' }] },
+            { key: 'small', default: true, nodes: [{ key: 'deep', kind: 'approval', name: 'Deep step', mode: 'sequential' }] },
+          ],
+        },
+      ],
+    });
+    expect(await written()).toEqual(before);
+    // Not tom's task, no permission, another tenant.
+    expectProblem(await as('anna').get(`${TASKS}/${check.id}/progress`), 403, 'Authorization.Denied');
+    expectProblem(await as('nora').get(`${TASKS}/${check.id}/progress`), 403, 'Authorization.Denied');
+    expectProblem(await as('alice', 'acme').get(`${TASKS}/${check.id}/progress`), 404, 'NotFound');
+    // The nested node is named in the inbox too, and the decided task in the done list.
+    await complete('tom', check).expect(200);
+    const deep = (await as('tom').get(`${TASKS}/todo`).expect(200)).body.items.find((t: { instanceId: string }) => t.instanceId === id);
+    expect(deep).toMatchObject({ nodeKey: 'deep', nodeName: 'Deep step', definitionName: 'Named steps' });
+    const done = (await as('tom').get(`${TASKS}/done`).expect(200)).body.items.find((t: { id: string }) => t.id === check.id);
+    expect(done).toMatchObject({ nodeName: 'Legal check', definitionVersion: 1, status: 'Approved' });
+    // He still reads the progress of the decided task.
+    const after = (await as('tom').get(`${TASKS}/${check.id}/progress`).expect(200)).body;
+    expect(after.nodes.find((n: { key: string }) => n.key === 'deep').state).toBe('waiting');
+  });
+
   it('applies the DataScope of the caller’s permit to the todo list and its count alike (office scope without offices: no rows)', async () => {
     const id = (await start('solo', 'SCOPE-1').expect(201)).body.id;
     const task = await taskOf(id, 'pia');
@@ -481,6 +548,7 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: runtime
       await nora.get(`${TASKS}/todo/count`),
       await nora.get(`${TASKS}/done`),
       await nora.get(`${TASKS}/${task.id}`),
+      await nora.get(`${TASKS}/${task.id}/progress`),
       await nora.post(`${TASKS}/${task.id}/mark-read`),
     ]) {
       expectProblem(res, 403, 'Authorization.Denied');

@@ -8,6 +8,7 @@ import { rpcContract, RpcContract } from './messaging/rpc-contract';
 import { PLATFORM_TENANT } from './permission-catalog';
 import { PolicyOverlay, SimulatedDecision, SimulateReplayResult, SimulationLimits } from './simulation';
 import { tenantIdSchema } from './tenant-id';
+import { CALLER_KINDS, CallerKind } from './trusted-caller';
 import { AUTHORIZATION_ACTIONS, AuthorizationAction } from './authorization-action';
 
 const AUTHZ_DECISION = 'authz-decision';
@@ -159,6 +160,11 @@ const overlaySchema = z.custom<PolicyOverlay>((value) => typeof value === 'objec
 
 const simulateSchema = z.strictObject({
   subject: z.string().min(1),
+  callerKind: z.enum(CALLER_KINDS as [CallerKind, ...CallerKind[]]).optional(),
+  clientId: z.string().min(1).optional(),
+  scopes: z.array(z.string()).max(SimulationLimits.maxScopes).optional(),
+  actor: z.string().min(1).optional(),
+  grantId: z.string().min(1).optional(),
   request: z.object({ resource: simulatedResourceSchema, action: z.enum(AUTHORIZATION_ACTIONS as [AuthorizationAction, ...AuthorizationAction[]]) }),
   overlay: overlaySchema.optional(),
 });

@@ -53,14 +53,35 @@ export const SimulationLimits = {
   /** Entries per overlay list. */
   maxOverlayEntries: 100,
   maxReplaySample: 500,
+  /** Scopes of a simulated application caller. */
+  maxScopes: 100,
   defaultReplaySample: 100,
 } as const;
 
 /** A simulation states the facts (owner, office) that a real request loads server-side. */
 export type SimulatedResource = ResourceDescriptor;
 
-export interface SimulateRequest {
-  /** A user subject of the caller's tenant. */
+/**
+ * Who a simulation decides for, as the token of that caller would say (`TrustedCaller`): a user
+ * (`subject`); an application (`subject` its client id; `scopes` its token's scopes, which AppScope
+ * checks; `clientId` defaults to the subject); or a delegated caller (`subject` the user acted for,
+ * `actor` the acting subject, `grantId` the delegation the token names, if any).
+ */
+export interface SimulatedCaller {
+  /** Default `user`. */
+  callerKind?: CallerKind;
+  /** Application only. */
+  clientId?: string;
+  /** Application only. */
+  scopes?: string[];
+  /** Delegated only, and required there. */
+  actor?: string;
+  /** Delegated only. */
+  grantId?: string;
+}
+
+export interface SimulateRequest extends SimulatedCaller {
+  /** A subject of the caller's tenant: the user, the application's client id, or the user acted for. */
   subject: string;
   request: { resource: SimulatedResource; action: AuthorizationAction };
   overlay?: PolicyOverlay;

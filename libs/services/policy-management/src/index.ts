@@ -1,5 +1,6 @@
 export * from './policy-management.service-definition';
 export { CatalogIds, CatalogSeeder, catalogToSeed } from './catalog';
+export { ADMINISTRABLE_PERMISSIONS } from './roles/protected-role';
 export type { SeedReport } from './catalog';
 export { policyManagementConfig } from './policy-management.config';
 export { PolicyManagementRetention } from './retention/policy-management-retention.module';

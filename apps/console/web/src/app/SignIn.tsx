@@ -43,7 +43,14 @@ export function SignIn() {
       <h1>Sign in to the console</h1>
       {config.data?.oidc ? <OidcSignIn oidc={config.data.oidc} onError={setError} /> : null}
       <form onSubmit={(event) => void submit(event)} aria-describedby="signin-help">
-        <Field label="Access token" hint={<span id="signin-help">A bearer token for the platform. With `npm start`, paste the admin token it printed.</span>}>
+        <Field
+          label="Access token"
+          hint={
+            <span id="signin-help">
+              A bearer token for the platform. With <code>npm start</code>, paste the admin token it printed.
+            </span>
+          }
+        >
           {(id, describedBy) => (
             <textarea
               id={id}

@@ -38,7 +38,7 @@ export function accessScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     async function openAccess(token: string, tab = ''): Promise<Page> {
@@ -104,6 +104,7 @@ export function accessScreen(run: ConsoleRun): void {
       await consoleBrowser.screenshot(alice, '13-access-alice-roles');
 
       // A tab she may not read answers with the API's 403.
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/authorization\/features/ });
       await alice.getByRole('tab', { name: 'Features' }).click();
       const denied = alice.getByRole('alert').first();
       await denied.waitFor();
@@ -160,6 +161,7 @@ export function accessScreen(run: ConsoleRun): void {
       await pager.getByText('Page 1 of 2 · 23 in all').waitFor();
 
       // An id the tenant does not have: the API's 404 becomes "No such role".
+      consoleBrowser.expectFailedRequests({ status: 404, path: /^\/api\/authorization\/roles\/00000000-0000-4000-8000-000000000000/ });
       const missing = await openAccess(consoleBrowser.adminToken, 'roles/00000000-0000-4000-8000-000000000000');
       await missing.getByRole('heading', { name: 'No such role' }).waitFor();
       expect(await missing.getByRole('alert').count()).toBe(0);
@@ -179,6 +181,10 @@ export function accessScreen(run: ConsoleRun): void {
         10_000,
       );
       expect(found).toEqual(['tenant-admin']);
+      // The seeded role the tenant is administered through: no Delete (the API refuses it), said so in its place.
+      const seeded = page.getByRole('row', { name: /tenant-admin/ });
+      expect(await seeded.getByRole('button', { name: /^Delete/ }).count()).toBe(0);
+      expect(await seeded.textContent()).toContain('Seeded: kept');
 
       await page.getByRole('button', { name: 'New role' }).click();
       const name = page.getByLabel('Name', { exact: true });
@@ -190,6 +196,7 @@ export function accessScreen(run: ConsoleRun): void {
       expect(await name.getAttribute('aria-invalid')).toBe('true');
 
       // Taken: only the API knows; its answer is shown beside the name (and above the form).
+      consoleBrowser.expectFailedRequests({ status: 409, path: '/api/authorization/roles' });
       await name.fill('tenant-admin');
       await page.getByRole('button', { name: 'Create role' }).click();
       await expectDescription(name, 'A role named "tenant-admin" already exists in this tenant.');
@@ -210,6 +217,7 @@ export function accessScreen(run: ConsoleRun): void {
       await expectDescription(conditions, 'The conditions are not valid JSON');
 
       // Well formed, but the value has the wrong type for its field: the API's field error lands beside Conditions.
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/authorization/abac-rules' });
       await ruleName.fill('no large refunds');
       await conditions.fill('[{ "field": "ResourceAmount", "operator": "GreaterThan", "value": "lots" }]');
       await page.getByRole('checkbox', { name: 'Approve' }).check();
@@ -241,6 +249,7 @@ export function accessScreen(run: ConsoleRun): void {
       const linked = await openAccess(consoleBrowser.adminToken, `abac-rules?rule=${ruleId}`);
       await linked.getByRole('heading', { name: 'Edit rule “no large refunds”' }).waitFor();
       expect(await linked.getByLabel('Priority').inputValue()).toBe('5');
+      consoleBrowser.expectFailedRequests({ status: 404, path: '/api/authorization/abac-rules/00000000-0000-4000-8000-000000000000' });
       const unknown = await openAccess(consoleBrowser.adminToken, 'abac-rules?rule=00000000-0000-4000-8000-000000000000');
       await unknown.getByText('This tenant has no ABAC rule with the id in the address').waitFor();
 
@@ -249,6 +258,24 @@ export function accessScreen(run: ConsoleRun): void {
       await page.getByText('Rule “no large refunds” deleted.').waitFor();
       await page.getByText('No ABAC rules').waitFor();
     }, 45_000);
+
+    it('offers on the seeded tenant-admin role neither Delete, nor a rename, nor the removals the API refuses', async () => {
+      const roles = await consoleBrowser.api<{ items: Array<{ id: string }> }>(consoleBrowser.adminToken, 'GET', '/api/authorization/roles?name=tenant-admin');
+      const page = await openAccess(consoleBrowser.adminToken, `roles/${roles.body.items[0]?.id}`);
+      await page.getByRole('heading', { name: 'Role tenant-admin' }).waitFor();
+      await page.getByText(/^\d+ of \d+ permissions granted to tenant-admin\.$/).waitFor();
+      expect(await page.getByRole('button', { name: 'Delete role' }).count()).toBe(0);
+      await page.getByLabel('Filter permissions').fill('role-permission.grant');
+      const kept = page.getByRole('checkbox', { name: 'authorization.role-permission.grant', exact: true });
+      expect(await kept.isChecked()).toBe(true);
+      expect(await kept.isDisabled()).toBe(true);
+      await page.getByLabel('Filter permissions').fill('feature.view');
+      expect(await page.getByRole('checkbox', { name: 'authorization.feature.view', exact: true }).isDisabled()).toBe(false);
+      await page.getByRole('button', { name: 'Edit role' }).click();
+      expect(await page.getByLabel('Name', { exact: true }).getAttribute('readonly')).not.toBeNull();
+      expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+      await consoleBrowser.screenshot(page, '19-access-seeded-role');
+    });
 
     it("toggles a feature for the tenant and shows the API's answer", async () => {
       const page = await openAccess(consoleBrowser.adminToken, 'features');

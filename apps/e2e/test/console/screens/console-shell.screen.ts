@@ -18,7 +18,7 @@ export function consoleShellScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     it('is served at /console with its security headers, and every path below it is the app', async () => {
@@ -66,6 +66,11 @@ export function consoleShellScreen(run: ConsoleRun): void {
       await page.goto(`${consoleBrowser.baseUrl}/console/`);
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '01-sign-in');
+      // The help names the command as code, not in literal backticks; the icon is inline, so no page asks for /favicon.ico.
+      expect(await page.locator('#signin-help').textContent()).not.toContain('`');
+      expect(await page.locator('#signin-help code').textContent()).toBe('npm start');
+      expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:image\/svg\+xml,/);
+      consoleBrowser.expectFailedRequests({ status: 401, path: '/api/authorization/me/permissions' });
       await page.getByLabel('Access token').fill('not-a-token');
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('alert').waitFor();
@@ -93,6 +98,7 @@ export function consoleShellScreen(run: ConsoleRun): void {
       const menu = page.getByRole('navigation', { name: 'Console' });
       await menu.getByRole('link', { name: 'Access' }).waitFor();
       expect(await menu.getByRole('link').allTextContents()).toEqual(['Access', 'Why?', 'Audit', 'Tasks', 'Webhooks']);
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/operations\/jobs/ });
       await page.goto(`${consoleBrowser.baseUrl}/console/jobs`);
       const alert = page.getByRole('alert').first();
       await alert.waitFor();
@@ -103,6 +109,7 @@ export function consoleShellScreen(run: ConsoleRun): void {
       const page = await consoleBrowser.signIn(consoleBrowser.token('nobody'));
       await page.getByRole('heading', { name: 'Nothing to administer' }).waitFor();
       expect(await page.getByRole('navigation', { name: 'Console' }).getByRole('link').count()).toBe(0);
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/authorization\// });
       await page.goto(`${consoleBrowser.baseUrl}/console/access`);
       const alert = page.getByRole('alert').first();
       await alert.waitFor();

@@ -37,7 +37,7 @@ export function jobsScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     it('judges cron as the API does: what the screen refuses as it is typed the API refuses in the same words, and what it accepts the API saves with the same next run', async () => {
@@ -110,6 +110,7 @@ export function jobsScreen(run: ConsoleRun): void {
       expect(await nextRunTimes(page).count()).toBe(0);
       expect(await cron.getAttribute('aria-invalid')).toBe('true');
       // Saved anyway, the API decides: its 400 is shown, and its field error next to the field.
+      consoleBrowser.expectFailedRequests({ status: 400, path: `/api/operations/jobs/${JOB}` });
       await page.getByRole('button', { name: 'Save schedule' }).click();
       const refused = page.getByRole('alert').filter({ hasText: 'ScheduleInvalid' });
       await refused.waitFor();
@@ -219,6 +220,7 @@ export function jobsScreen(run: ConsoleRun): void {
       expect(refused.status).toBe(403);
       await page.goto(`${consoleBrowser.baseUrl}/console/jobs/${JOB}/run`);
       await page.getByRole('heading', { name: `Run ${JOB} now?` }).waitFor();
+      consoleBrowser.expectFailedRequests({ status: 403, path: `/api/operations/jobs/${JOB}/run` });
       await page.getByRole('button', { name: 'Run now' }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'HTTP 403' });
       await alert.waitFor();

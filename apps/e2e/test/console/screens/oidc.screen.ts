@@ -28,7 +28,7 @@ export function oidcScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
       expect(issuer.serverErrors).toEqual([]);
     });
 
@@ -131,6 +131,7 @@ export function oidcScreen(run: ConsoleRun): void {
       await consoleBrowser.screenshot(page, '06-oidc-state-mismatch');
 
       // Its own state, but a code the issuer never issued: the token endpoint's invalid_grant.
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/token' });
       const state = await toIssuerLogin(page);
       await page.goto(`${callback}?code=unknown-code&state=${encodeURIComponent(state)}&iss=${iss}`);
       const refused = await signInScreenAlert(page);
@@ -145,6 +146,7 @@ export function oidcScreen(run: ConsoleRun): void {
       await page.goto(`${consoleBrowser.baseUrl}/console/`);
       await toIssuerLogin(page);
       await logInAtIssuer(page, NO_TENANT_ACCOUNT);
+      consoleBrowser.expectFailedRequests({ status: 401, path: '/api/authorization/me/permissions' });
       await page.getByRole('button', { name: 'Continue' }).click();
 
       const alert = await signInScreenAlert(page);

@@ -69,13 +69,13 @@ export function tasksScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     /** Signs in as admin and opens the pending task of the business key from the To do inbox. */
     async function openTodo(businessKey: string): Promise<Page> {
       const page = await consoleBrowser.signIn(consoleBrowser.adminToken, '/console/tasks');
-      await page.getByRole('link', { name: `review of ${businessKey}` }).click();
+      await page.getByRole('link', { name: `Partner review of ${businessKey}` }).click();
       await page.getByRole('heading', { name: 'Task: Partner review' }).waitFor();
       await nodeState(page, 'review', 'active');
       return page;
@@ -92,6 +92,9 @@ export function tasksScreen(run: ConsoleRun): void {
       const row = page.getByRole('row').filter({ hasText: 'matter-approve' });
       await row.waitFor();
       expect(await row.textContent()).toContain('Running');
+      // The row names the node and the definition with its version, not only their keys.
+      expect(await row.getByRole('link').textContent()).toBe('Partner review');
+      expect(await row.textContent()).toContain('Engagement letter v1');
       expect(await page.getByRole('tab', { name: 'To do' }).getAttribute('aria-selected')).toBe('true');
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '01-tasks-todo');
@@ -171,6 +174,7 @@ export function tasksScreen(run: ConsoleRun): void {
       await page.getByRole('button', { name: 'Transfer task' }).click();
       await page.getByText('Enter the user (subject) who gets the task.').waitFor();
 
+      consoleBrowser.expectFailedRequests({ status: 422, path: /^\/api\/workflow\/runtime\/tasks\/[^/]+\/transfer$/ });
       await page.getByLabel('Transfer to').fill('admin');
       await page.getByRole('button', { name: 'Transfer task' }).click();
       const refused = page.getByRole('alert').filter({ hasText: 'The task was not transferred' });
@@ -194,6 +198,7 @@ export function tasksScreen(run: ConsoleRun): void {
     });
 
     it('shows a user without workflow.task.view the API’s 403 on the screen opened by its address', async () => {
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/workflow\/tasks\// });
       const page = await consoleBrowser.signIn(consoleBrowser.token('erin'), '/console/tasks');
       const alert = page.getByRole('alert').first();
       await alert.waitFor();

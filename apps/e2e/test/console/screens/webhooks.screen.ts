@@ -70,7 +70,7 @@ export function webhooksScreen(run: ConsoleRun): void {
     });
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     it('creates a subscription (errors beside the fields), shows its secret once, pings it and logs an event’s delivery', async () => {
@@ -84,6 +84,7 @@ export function webhooksScreen(run: ConsoleRun): void {
       await page.getByLabel('Callback URL').fill('ftp://127.0.0.1/orders');
       await page.getByLabel('Event types').fill('ticket.*\npayroll.*');
       await page.getByLabel('Max retries').fill('30');
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/webhooks/subscriptions' });
       await page.getByRole('button', { name: 'Create subscription' }).click();
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('alert').textContent()).toContain('HTTP 400');
@@ -229,6 +230,7 @@ export function webhooksScreen(run: ConsoleRun): void {
       await noViolations(page);
       await consoleBrowser.screenshot(page, '07-webhooks-replayed');
 
+      consoleBrowser.expectFailedRequests({ status: 409, path: /^\/api\/webhooks\/dead-letters\/[^/]+\/replay$/ });
       await page.getByRole('button', { name: 'Replay' }).click();
       const refused = page.getByRole('alert');
       await refused.waitFor();
@@ -264,9 +266,18 @@ export function webhooksScreen(run: ConsoleRun): void {
           .allTextContents(),
       ).toEqual([receiver.url('/crm')]);
       await page.getByLabel('State').selectOption('');
+      // The labels stand on one line, whatever a field has under it (a hint, now an error too).
+      const filters = page.getByRole('form', { name: 'Filter subscriptions' });
+      const labelTops = async () =>
+        Promise.all(['State', 'Receives event type'].map(async (text) => (await filters.locator('label', { hasText: text }).boundingBox())?.y));
+      const [stateTop, typeTop] = await labelTops();
+      expect(stateTop).toBeDefined();
+      expect(typeTop).toBe(stateTop);
       await page.getByLabel('Receives event type').fill('case');
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/webhooks/subscriptions' });
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await page.getByRole('form', { name: 'Filter subscriptions' }).getByText('eventType must be a concrete event type').waitFor();
+      expect(new Set(await labelTops()).size).toBe(1);
       expect(await descriptionOf(page.getByLabel('Receives event type'))).toContain('eventType must be a concrete event type');
       await page.getByLabel('Receives event type').fill('case.filed');
       await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -356,6 +367,7 @@ export function webhooksScreen(run: ConsoleRun): void {
       await noViolations(page);
       await consoleBrowser.screenshot(page, '12-webhooks-viewer');
 
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/webhooks\/dead-letters/ });
       await page.goto(`${consoleBrowser.baseUrl}/console/webhooks/dead-letters`);
       const denied = page.getByRole('alert');
       await denied.waitFor();

@@ -67,7 +67,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       (await consoleBrowser.api<{ totalCount: number }>(admin, 'GET', `${BASE}/permission-audit/decisions?subject=bob&pageSize=1`)).body.totalCount;
 
     afterEach(() => {
-      expect(consoleBrowser.pageErrors).toEqual([]);
+      expect(consoleBrowser.takeProblems()).toEqual([]);
     });
 
     it('the simulator flips from NoMatchingPolicy to Permit: first under a what-if overlay, then for real', async () => {
@@ -75,6 +75,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       await page.getByRole('heading', { name: 'Why?', level: 1 }).waitFor();
 
       // A malformed question: the API's message stands next to its field.
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/authorization/permission-simulation/evaluate' });
       await page.getByLabel('Subject', { exact: true }).fill('bob');
       await page.getByLabel('Module').fill('Not A Module');
       await page.getByLabel('Resource type').fill('role');
@@ -97,6 +98,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
       await page.getByLabel('Change', { exact: true }).selectOption({ label: 'Assign a role to a subject' });
       expect(await page.getByLabel('Subject of the change').inputValue()).toBe('bob');
       // A typo in the overlay is the API's 400, shown beside the field, not a silent "no effect".
+      consoleBrowser.expectFailedRequests({ status: 400, path: '/api/authorization/permission-simulation/evaluate' });
       await page.getByLabel('Role name').fill('case-veiwer');
       await page.getByRole('button', { name: 'Add change' }).click();
       await showing(page.locator('.field-invalid', { has: page.getByLabel('Role name') }), 'unknown role(s) in this tenant: case-veiwer', true);
@@ -220,6 +222,27 @@ export function whyAuditScreen(run: ConsoleRun): void {
       expect(new URL(page.url()).searchParams.get('callerKind')).toBe('application');
       expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
       await consoleBrowser.screenshot(page, '27-audit-services');
+
+      // An application's decision explained too: asked for the application, with the scope AppScope allowed then.
+      await rows
+        .first()
+        .getByRole('link', { name: /^Explain now/ })
+        .click();
+      await page.getByRole('heading', { name: 'Why?', level: 1 }).waitFor();
+      const asked = new URL(page.url()).searchParams;
+      expect(asked.get('callerKind')).toBe('application');
+      expect(asked.get('subject')).toBe('reports-app');
+      expect(asked.get('scopes')).toBe('authorization.role.view');
+      expect(await page.getByLabel('Caller', { exact: true }).inputValue()).toBe('application');
+      await showing(page.getByTestId('saved-outcome'), 'Permit');
+      await showing(page.getByTestId('recorded-outcome'), 'Permit');
+      await showing(page.getByTestId('saved').getByRole('row', { name: /^AppScope/ }), 'Allow', true);
+      // The same application without that scope is refused.
+      await page.getByLabel('Scopes', { exact: true }).fill('');
+      await page.getByRole('button', { name: 'Ask' }).click();
+      await showing(page.getByTestId('saved-outcome'), 'NoMatchingPolicy');
+      expect(await consoleBrowser.accessibilityViolations(page)).toEqual([]);
+      await consoleBrowser.screenshot(page, '28-why-application');
     });
 
     it("explains the signed-in admin's own live decision: the merge, every evaluator's inputs (its tenant-admin role for RBAC), the DataScope", async () => {
@@ -255,6 +278,7 @@ export function whyAuditScreen(run: ConsoleRun): void {
     });
 
     it("shows a user without the permissions the API's 403 on both screens", async () => {
+      consoleBrowser.expectFailedRequests({ status: 403, path: /^\/api\/authorization\// });
       const page = await consoleBrowser.signIn(consoleBrowser.token('carol'), '/console/why?subject=bob&action=View&module=authorization&resourceType=role');
       await showing(page.getByRole('alert'), 'HTTP 403', true);
       await page.goto(`${consoleBrowser.baseUrl}/console/audit`);

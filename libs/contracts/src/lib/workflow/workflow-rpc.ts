@@ -96,6 +96,10 @@ export interface WorkflowTaskView {
   definitionKey?: string;
   businessKey?: string;
   instanceStatus?: string;
+  /** In the task lists and a task read by id: the node's and the definition's names, the version number. */
+  nodeName?: string | null;
+  definitionName?: string | null;
+  definitionVersion?: number | null;
 }
 
 /** A vote's answer: the task, whether it closed its node, the instance after it (and a delegate's returned task). */

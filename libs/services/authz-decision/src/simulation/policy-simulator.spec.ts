@@ -74,6 +74,52 @@ describe('PolicySimulator', () => {
     );
   });
 
+  describe('caller kinds', () => {
+    const bound = { addRoleBindings: [{ subject: 'alice', roleName: 'clerk' }] };
+
+    it('decides an application by the scopes its token would carry (AppScope), never by role bindings', async () => {
+      const scoped = await simulator().simulate(T, 'billing-app', request, {}, { callerKind: 'application', scopes: ['cases.case.view'] });
+      expect(scoped).toEqual(expect.objectContaining({ outcome: 'Permit', permitted: true }));
+      expect(scoped.evaluations).toEqual(expect.arrayContaining([expect.objectContaining({ evaluator: 'AppScope', verdict: 'Allow' })]));
+      const unscoped = await simulator().simulate(
+        T,
+        'billing-app',
+        request,
+        { addRoleBindings: [{ subject: 'billing-app', roleName: 'clerk' }] },
+        { callerKind: 'application' },
+      );
+      expect(unscoped.permitted).toBe(false);
+    });
+
+    it('decides a delegated caller through an active grant from the subject to the actor, and only for that actor', async () => {
+      const facts = InMemoryPolicyFacts.fromSnapshot({ tenants: { [T]: { roles: { clerk: { dataScope: 'own', permissions: ['cases.case.view'] } } } } });
+      facts.delegate(T, 'alice', { grantId: 'dg-1', actor: 'bob', permissions: ['cases.case.view'], expiresAt: new Date(Date.now() + 3_600_000) });
+      const withGrant = new PolicySimulator({} as DataSource, () => facts, catalog);
+      const asBob = await withGrant.simulate(T, 'alice', request, bound, { callerKind: 'delegated', actor: 'bob' });
+      expect(asBob).toEqual(expect.objectContaining({ outcome: 'Permit' }));
+      expect(asBob.evaluations).toEqual(expect.arrayContaining([expect.objectContaining({ evaluator: 'RBAC', reason: expect.stringContaining('dg-1') })]));
+      const asCarol = await withGrant.simulate(T, 'alice', request, bound, { callerKind: 'delegated', actor: 'carol' });
+      expect(asCarol.permitted).toBe(false);
+      const otherGrant = await withGrant.simulate(T, 'alice', request, bound, { callerKind: 'delegated', actor: 'bob', grantId: 'dg-9' });
+      expect(otherGrant.permitted).toBe(false);
+    });
+
+    it.each([
+      [{ callerKind: 'delegated' as const }, 'actor'],
+      [{ actor: 'bob' }, 'actor'],
+      [{ scopes: ['cases.case.view'] }, 'scopes'],
+      [{ callerKind: 'delegated' as const, actor: 'bob', scopes: ['cases.case.view'] }, 'scopes'],
+      [{ callerKind: 'application' as const, actor: 'bob' }, 'actor'],
+      [{ callerKind: 'application' as const, grantId: 'dg-1' }, 'grantId'],
+      [{ clientId: 'app' }, 'clientId'],
+      [{ callerKind: 'robot' as never }, 'callerKind'],
+    ])('refuses the caller %j under %s', async (who, field) => {
+      await expect(simulator().simulate(T, 'alice', request, {}, who)).rejects.toEqual(
+        expect.objectContaining({ errors: expect.objectContaining({ [field]: expect.any(Array) }) }),
+      );
+    });
+  });
+
   it.each([
     [{ sample: 0 }, 'sample'],
     [{ sample: 501 }, 'sample'],

@@ -1,9 +1,12 @@
 import {
   AuthorizationAction,
+  CALLER_KINDS,
+  CallerKind,
   DecisionOutcome,
   permissionCode,
   PolicyOverlay,
   ReplayFlip,
+  SimulatedCaller,
   SimulatedDecision,
   SimulatedResource,
   SimulateReplayResult,
@@ -82,6 +85,40 @@ function permissionCodeOf(row: DecisionAuditRecord): string {
 
 const unique = <T>(values: T[]) => [...new Set(values)];
 
+/** Which of a simulated caller's fields each kind may state (the others are refused, not ignored). */
+const CALLER_FIELDS: Record<CallerKind, ReadonlyArray<keyof SimulatedCaller>> = {
+  user: [],
+  application: ['clientId', 'scopes'],
+  delegated: ['clientId', 'actor', 'grantId'],
+};
+
+/**
+ * The caller a simulation decides for, as its token would make it (`TrustedCaller`): an application's
+ * client id defaults to its subject, a delegated caller needs its actor. A field the kind does not
+ * have is a problem, so a question is never answered for another caller than the one asked about.
+ */
+function simulatedCaller(tenantId: string, subject: string, who: SimulatedCaller, problems: Record<string, string[]>): TrustedCaller {
+  const kind = who.callerKind ?? 'user';
+  if (!CALLER_KINDS.includes(kind)) {
+    problems['callerKind'] = [`must be one of ${CALLER_KINDS.join(', ')}`];
+    return { kind: 'user', subject, tenantId, scopes: [], claimsDigest: 'simulation' };
+  }
+  for (const field of ['clientId', 'scopes', 'actor', 'grantId'] as const) {
+    if (who[field] !== undefined && !CALLER_FIELDS[kind].includes(field)) problems[field] = [`is not a ${kind} caller's`];
+  }
+  if (kind === 'delegated' && (who.actor ?? '').trim() === '') problems['actor'] = ['is required for a delegated caller'];
+  return {
+    kind,
+    subject,
+    tenantId,
+    scopes: kind === 'application' ? [...(who.scopes ?? [])] : [],
+    ...(kind === 'application' ? { clientId: who.clientId ?? subject } : who.clientId !== undefined ? { clientId: who.clientId } : {}),
+    ...(kind === 'delegated' && who.actor !== undefined ? { actor: who.actor } : {}),
+    ...(kind === 'delegated' && who.grantId !== undefined ? { grantId: who.grantId } : {}),
+    claimsDigest: 'simulation',
+  };
+}
+
 /**
  * What-if decisions (RPC `authz.simulate`, `authz.simulate-replay`): the decision engine over the
  * stored facts with an overlay applied, with no cache and no audit: nothing is written anywhere.
@@ -107,16 +144,19 @@ export class PolicySimulator {
     this.featureEnabledVerdict = options.featureEnabledVerdict;
   }
 
-  /** One decision for user `subject` of the caller's tenant, with the overlay applied. */
-  async simulate(tenantId: string, subject: unknown, request: unknown, overlay: PolicyOverlay): Promise<SimulatedDecision> {
+  /**
+   * One decision for `subject` of the caller's tenant, with the overlay applied: a user unless `who`
+   * names another caller kind (`SimulatedCaller`).
+   */
+  async simulate(tenantId: string, subject: unknown, request: unknown, overlay: PolicyOverlay, who: SimulatedCaller = {}): Promise<SimulatedDecision> {
     const problems: Record<string, string[]> = {};
     if (typeof subject !== 'string' || subject.trim() === '' || subject.length > 255)
       problems['subject'] = ['must be a non-empty string of at most 255 characters'];
     const r = (typeof request === 'object' && request !== null ? request : {}) as { resource?: Record<string, unknown>; action?: unknown };
     if (typeof request !== 'object' || request === null) problems['request'] = ['must be an object with resource and action'];
+    const caller = simulatedCaller(tenantId, subject as string, who, problems);
     if (Object.keys(problems).length > 0) throw new ValidationError(problems);
     const resolved = await this.resolve(tenantId, overlay);
-    const caller: TrustedCaller = { kind: 'user', subject: subject as string, tenantId, scopes: [], claimsDigest: 'simulation' };
     const engine = new DecisionEngine({
       facts: new OverlayPolicyFacts(this.facts(), resolved),
       clock: this.clock,

@@ -18,7 +18,14 @@ export class SimulationRpcController {
   @SkipAuthorization('called by policy-management, whose permission-simulation routes are guarded')
   simulate(@Payload() { caller, payload }: ReceivedOf<typeof AuthzRpc.simulate>) {
     const request = payload as SimulateRequest;
-    return this.simulator.simulate(caller.tenantId, request.subject, request.request, validatePolicyOverlay(request.overlay));
+    const { callerKind, clientId, scopes, actor, grantId } = request;
+    return this.simulator.simulate(caller.tenantId, request.subject, request.request, validatePolicyOverlay(request.overlay), {
+      callerKind,
+      clientId,
+      scopes,
+      actor,
+      grantId,
+    });
   }
 
   @RpcHandler(AuthzRpc.simulateReplay)

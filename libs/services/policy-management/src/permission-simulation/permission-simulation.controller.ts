@@ -19,7 +19,9 @@ export class PermissionSimulationController {
   @Post('evaluate')
   @HttpCode(HttpStatus.OK)
   @Authorize(VIEW)
-  @ApiOperation({ summary: 'Decide for a subject of the tenant with proposed changes applied (nothing written, cached or audited)' })
+  @ApiOperation({
+    summary: 'Decide for a user, application or delegated caller of the tenant with proposed changes applied (nothing written, cached or audited)',
+  })
   @ApiOkResponse({ type: SimulatedDecisionResponse })
   evaluate(@Caller() caller: TrustedCaller, @Body() body: EvaluateSimulationDto) {
     return this.simulation.evaluate(caller, body);

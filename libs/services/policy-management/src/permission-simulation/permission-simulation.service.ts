@@ -17,6 +17,11 @@ export class PermissionSimulationService {
   evaluate(caller: TrustedCaller, body: EvaluateSimulationDto): Promise<SimulatedDecision> {
     const payload: SimulateRequest = {
       subject: body.subject,
+      callerKind: body.callerKind,
+      clientId: body.clientId,
+      scopes: body.scopes,
+      actor: body.actor,
+      grantId: body.grantId,
       request: { resource: { ...body.request.resource }, action: body.request.action },
       overlay: body.overlay ?? {},
     };

@@ -29,10 +29,13 @@ describe('path parameters', () => {
     }
   });
 
-  it('protects platform-admin in tenant default only', () => {
+  it('protects platform-admin in tenant default only, tenant-admin in every other tenant', () => {
     expect(isProtectedRole('default', 'platform-admin')).toBe(true);
     expect(isProtectedRole('acme', 'platform-admin')).toBe(false);
     expect(isProtectedRole('default', 'platform-admin2')).toBe(false);
+    expect(isProtectedRole('acme', 'tenant-admin')).toBe(true);
+    expect(isProtectedRole('default', 'tenant-admin')).toBe(false);
+    expect(isProtectedRole('acme', 'Tenant-Admin')).toBe(false);
   });
 
   it('role names: letters or digits first, then letters, digits, spaces, ".", "_", "-"', () => {

@@ -10,6 +10,8 @@ import { RolePermissionResponse } from './dto/role-permission.response';
 import { RoleEntity } from '../policy-store/entities/role.entity';
 import { requireUuid } from './path-params';
 import { lockRole } from './role-lookup';
+import { requiredPermissionsOf } from './protected-role';
+import { RoleProtectedError } from './roles.errors';
 import { PermissionUnknownError } from '../catalog/permission-unknown.error';
 import { assertGrantableInTenant } from '../catalog/permission-platform-only.error';
 
@@ -26,7 +28,8 @@ interface RolePermissionRow {
  * Permissions of a tenant's role, from the global catalog. Granting a held permission or revoking
  * one not held answers 204 and writes nothing. A grant naming a permission that is not in the
  * catalog is 422 `Authorization.PermissionUnknown` (the body is well-formed but names nothing);
- * a revoke naming one is 404 (the path names nothing).
+ * a revoke naming one is 404 (the path names nothing). A protected role's required permissions
+ * (`requiredPermissionsOf`) are refused with 409 `Authorization.RoleProtected`.
  */
 @Injectable()
 export class RolePermissionsService {
@@ -89,6 +92,7 @@ export class RolePermissionsService {
       const role = await lockRole(manager, tenantId, roleId, 'share');
       const permission = await manager.findOneBy(PermissionEntity, { id: requireUuid(permissionId, 'Permission') });
       if (!permission) throw new NotFoundError('Permission');
+      if (requiredPermissionsOf(tenantId, role.name).includes(permission.code)) throw new RoleProtectedError(role.name, { losing: permission.code });
       const [deleted]: [unknown[]] = await manager.query(
         `DELETE FROM authz.role_permission WHERE tenant_id = $1 AND role_id = $2 AND permission_id = $3 RETURNING permission_id`,
         [tenantId, role.id, permission.id],

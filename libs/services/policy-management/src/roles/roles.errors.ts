@@ -7,9 +7,18 @@ export class RoleNameTakenError extends DomainError {
   }
 }
 
-/** The seeded `platform-admin` role of tenant `default` keeps its name and cannot be deleted. */
+/**
+ * A seeded role the tenant is administered through (`isProtectedRole`) keeps its name, cannot be
+ * deleted, and keeps the permissions that keep the tenant administrable.
+ */
 export class RoleProtectedError extends DomainError {
-  constructor(name: string, what: 'renamed' | 'deleted') {
-    super('Authorization.RoleProtected', 409, `The seeded role "${name}" cannot be ${what}.`);
+  constructor(name: string, what: 'renamed' | 'deleted' | { losing: string }) {
+    super(
+      'Authorization.RoleProtected',
+      409,
+      typeof what === 'string'
+        ? `The seeded role "${name}" cannot be ${what}.`
+        : `The seeded role "${name}" keeps ${what.losing}: without it the tenant could not be administered.`,
+    );
   }
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ASSIGNEE_DIRECTORY, RpcAssigneeDirectory } from '../definitions/assignee-directory';
 import { WORKFLOW_ENTITIES } from '../store';
+import { TaskProgress } from '../tasks/task-progress';
 import { TasksController } from '../tasks/tasks.controller';
 import { InstanceFactsLoader, TaskFactsLoader } from './runtime-facts.loaders';
 import { RuntimeController } from './runtime.controller';
@@ -13,7 +14,14 @@ import { RuntimeRpcController } from './runtime.rpc-controller';
 @Module({
   imports: [TypeOrmModule.forFeature(WORKFLOW_ENTITIES)],
   controllers: [RuntimeController, TasksController, RuntimeRpcController],
-  providers: [RuntimeService, RuntimeRepository, TaskFactsLoader, InstanceFactsLoader, { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory }],
+  providers: [
+    RuntimeService,
+    RuntimeRepository,
+    TaskProgress,
+    TaskFactsLoader,
+    InstanceFactsLoader,
+    { provide: ASSIGNEE_DIRECTORY, useClass: RpcAssigneeDirectory },
+  ],
   exports: [RuntimeService, RuntimeRepository, ASSIGNEE_DIRECTORY],
 })
 export class RuntimeModule {}

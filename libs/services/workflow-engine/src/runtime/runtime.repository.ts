@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager, SelectQueryBuilder } from 'typeorm';
 import type { DataScope } from '@lp/contracts';
 import { applyDataScope } from '@lp/authz-guard';
-import { WorkflowInstanceEntity, WorkflowTaskEntity } from '../store';
+import { DefinitionVersionEntity, WorkflowInstanceEntity, WorkflowTaskEntity } from '../store';
 import type { InstanceStatus, TaskStatus } from '../store';
 import type { WalkPosition } from './runtime-walk';
 
@@ -41,17 +41,29 @@ export interface TaskRow {
   created_at: Date;
 }
 
-/** A task with its instance's identifying columns, as the task lists show it. */
+/**
+ * A task with its instance's identifying columns and the names its version gives (the definition's,
+ * the node's), as the task lists show it. The names are null once a terminal instance's version is
+ * deleted, or for a node without a name.
+ */
 export interface TaskListRow extends TaskRow {
   definition_key: string;
   business_key: string;
   instance_status: InstanceStatus;
   initiator: string;
+  definition_name: string | null;
+  definition_version: number | null;
+  node_name: string | null;
 }
 
 const INSTANCE = `"id", "tenant_id", "definition_key", "definition_version_id", "business_key", "initiator", "status", "variables", "position", "priority", "version", "created_at", "updated_at", "ended_at"`;
 const TASK = `t."id", t."tenant_id", t."instance_id", t."node_key", t."visit", t."seq", t."assignee", t."owner", t."status", t."comment", t."read_at", t."decided_at", t."decided_by", t."created_at"`;
-const TASK_LIST = `${TASK}, i."definition_key", i."business_key", i."status" AS "instance_status", i."initiator"`;
+/** The node's name from the version's JSON (nodes nest in gateway branches, so at any depth). */
+const NODE_NAME = `jsonb_path_query_first(v."definition", 'strict $.**.nodes[*] ? (@.key == $k).name', jsonb_build_object('k', t."node_key")) #>> '{}'`;
+const TASK_LIST = `${TASK}, i."definition_key", i."business_key", i."status" AS "instance_status", i."initiator",
+  v."definition"->>'name' AS "definition_name", v."version" AS "definition_version", ${NODE_NAME} AS "node_name"`;
+/** Joined after the instance (`i`) wherever `TASK_LIST` is selected. */
+const VERSION_JOIN = `LEFT JOIN "workflow"."definition_version" v ON v."id" = i."definition_version_id" AND v."tenant_id" = i."tenant_id"`;
 
 /**
  * Every query of the runtime store. Every lookup by a client-supplied id or key names the tenant, so
@@ -201,7 +213,7 @@ export class RuntimeRepository {
   async taskWithInstance(tenantId: string, id: string): Promise<TaskListRow | undefined> {
     const rows: TaskListRow[] = await this.q().query(
       `SELECT ${TASK_LIST} FROM "workflow"."task" t JOIN "workflow"."instance" i ON i."id" = t."instance_id" AND i."tenant_id" = t."tenant_id"
-        WHERE t."tenant_id" = $1 AND t."id" = $2`,
+        ${VERSION_JOIN} WHERE t."tenant_id" = $1 AND t."id" = $2`,
       [tenantId, id],
     );
     return rows[0];
@@ -273,6 +285,7 @@ export class RuntimeRepository {
   async todoPage(scope: DataScope, subject: string, window: { skip: number; take: number }): Promise<[TaskListRow[], number]> {
     const items: TaskListRow[] = await this.todoQuery(scope, subject)
       .innerJoin(WorkflowInstanceEntity, 'i', 'i."id" = t."instance_id" AND i."tenant_id" = t."tenant_id"')
+      .leftJoin(DefinitionVersionEntity, 'v', 'v."id" = i."definition_version_id" AND v."tenant_id" = i."tenant_id"')
       .select(TASK_LIST)
       .orderBy('t."created_at"', 'DESC')
       .addOrderBy('t."id"')
@@ -300,7 +313,7 @@ export class RuntimeRepository {
   ): Promise<[TaskListRow[], number]> {
     const items: TaskListRow[] = await this.q().query(
       `SELECT ${TASK_LIST} FROM "workflow"."task" t JOIN "workflow"."instance" i ON i."id" = t."instance_id" AND i."tenant_id" = t."tenant_id"
-        WHERE ${where} ORDER BY ${order} LIMIT $3 OFFSET $4`,
+        ${VERSION_JOIN} WHERE ${where} ORDER BY ${order} LIMIT $3 OFFSET $4`,
       [tenantId, subject, window.take, window.skip],
     );
     const total: Array<{ n: number }> = await this.q().query(`SELECT count(*)::int AS n FROM "workflow"."task" t WHERE ${where}`, [tenantId, subject]);

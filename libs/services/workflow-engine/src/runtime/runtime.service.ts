@@ -95,7 +95,16 @@ export function taskOf(row: TaskRow | TaskListRow): TaskResponse {
     decidedAt: row.decided_at?.toISOString() ?? null,
     decidedBy: row.decided_by,
     createdAt: row.created_at.toISOString(),
-    ...('definition_key' in row ? { definitionKey: row.definition_key, businessKey: row.business_key, instanceStatus: row.instance_status } : {}),
+    ...('definition_key' in row
+      ? {
+          definitionKey: row.definition_key,
+          businessKey: row.business_key,
+          instanceStatus: row.instance_status,
+          nodeName: row.node_name,
+          definitionName: row.definition_name,
+          definitionVersion: row.definition_version,
+        }
+      : {}),
   };
 }
 

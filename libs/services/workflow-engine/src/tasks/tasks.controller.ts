@@ -7,6 +7,7 @@ import { PageQuery, TimeoutPolicy } from '@lp/platform/http';
 import { TaskCountResponse, TaskPage, TaskResponse } from '../runtime/dto/runtime.responses';
 import { TaskFactsLoader } from '../runtime/runtime-facts.loaders';
 import { RuntimeService } from '../runtime/runtime.service';
+import { TaskProgress, TaskProgressResponse } from './task-progress';
 
 const VIEW = { module: 'workflow', resource: 'task', action: AuthorizationAction.View } as const;
 const DENIED = ApiForbiddenResponse({ description: 'Authorization.Denied: no `workflow.task.view`, or not the task’s assignee / the instance’s initiator.' });
@@ -21,7 +22,10 @@ const DENIED = ApiForbiddenResponse({ description: 'Authorization.Denied: no `wo
 @ApiBearerAuth()
 @Controller('api/workflow/tasks')
 export class TasksController {
-  constructor(private readonly runtime: RuntimeService) {}
+  constructor(
+    private readonly runtime: RuntimeService,
+    private readonly progressOf: TaskProgress,
+  ) {}
 
   @Get('todo')
   @Authorize(VIEW)
@@ -58,6 +62,19 @@ export class TasksController {
   @DENIED
   task(@Caller() caller: TrustedCaller, @Param('taskId') taskId: string): Promise<TaskResponse> {
     return this.runtime.task(caller, taskId);
+  }
+
+  @Get(':taskId/progress')
+  @Authorize({ ...VIEW, facts: TaskFactsLoader })
+  @ApiOperation({
+    summary:
+      'The progress of the task’s instance with its version’s outline, for whoever may read the task (no `workflow.instance.view` or `workflow.definition.view` needed).',
+  })
+  @ApiOkResponse({ type: TaskProgressResponse })
+  @ApiNotFoundResponse({ description: 'NotFound: no such task in the caller’s tenant.' })
+  @DENIED
+  progress(@Caller() caller: TrustedCaller, @Param('taskId') taskId: string): Promise<TaskProgressResponse> {
+    return this.progressOf.of(caller, taskId);
   }
 
   @Post(':taskId/mark-read')

@@ -25,6 +25,10 @@ export interface Role {
   dataScope: RoleDataScope;
   createdAt: string;
   updatedAt: string;
+  /** A seeded role the tenant is administered through: the API refuses its rename and deletion. */
+  protected: boolean;
+  /** Codes the API refuses to revoke from it (empty unless protected). */
+  requiredPermissionCodes: string[];
 }
 
 /** Body of POST /roles and PUT /roles/{roleId}. */

@@ -100,6 +100,8 @@ export function PermissionTreeEditor({ role }: { role: Role }) {
                               const isGranted = grantedIds.has(action.permissionId);
                               const asked = pending.get(action.permissionId);
                               const busy = asked !== undefined;
+                              // The API refuses this revoke (409 Authorization.RoleProtected): not offered.
+                              const kept = isGranted && role.requiredPermissionCodes.includes(action.code);
                               const id = `perm-${action.permissionId}`;
                               return (
                                 <li key={action.permissionId}>
@@ -107,7 +109,7 @@ export function PermissionTreeEditor({ role }: { role: Role }) {
                                     id={id}
                                     type="checkbox"
                                     checked={asked ?? isGranted}
-                                    disabled={busy || (isGranted ? !mayRevoke : !mayGrant)}
+                                    disabled={busy || kept || (isGranted ? !mayRevoke : !mayGrant)}
                                     aria-describedby={`${id}-about`}
                                     aria-busy={busy || undefined}
                                     onChange={(event) => change.mutate({ permission: action, grant: event.target.checked })}
@@ -118,6 +120,7 @@ export function PermissionTreeEditor({ role }: { role: Role }) {
                                   <span id={`${id}-about`} className="perm-about">
                                     {action.action}
                                     {action.description ? ` · ${action.description}` : ''}
+                                    {kept ? ' · kept: the tenant is administered through this role' : ''}
                                     {busy ? ' · saving…' : ''}
                                   </span>
                                 </li>

@@ -78,7 +78,8 @@ function RoleBody({ role, arrivedWith }: { role: Role; arrivedWith?: string }) {
             Edit role
           </button>
         )}
-        {canAny(['authorization.role.delete']) && (
+        {/* A protected role's deletion is refused by the API (409): not offered. */}
+        {canAny(['authorization.role.delete']) && !role.protected && (
           <ConfirmButton
             label="Delete role"
             question={`Delete role “${role.name}” with its permissions and bindings?`}
@@ -99,6 +100,7 @@ function RoleBody({ role, arrivedWith }: { role: Role; arrivedWith?: string }) {
         <div className="access-card">
           <RoleForm
             mode="update"
+            nameLocked={role.protected}
             initial={{ name: role.name, description: role.description ?? '', dataScope: role.dataScope }}
             saving={save.isPending}
             error={save.error}

@@ -24,8 +24,11 @@ export function RoleForm({
   error,
   onSave,
   onCancel,
+  nameLocked = false,
 }: {
   mode: 'create' | 'update';
+  /** A protected role keeps its name (the API refuses a rename): shown, not editable. */
+  nameLocked?: boolean;
   initial?: RoleDraft;
   saving: boolean;
   error: unknown;
@@ -65,7 +68,15 @@ export function RoleForm({
   return (
     <form ref={form} onSubmit={submit} noValidate aria-label={title} className="access-form">
       <ProblemMessage error={api.problem} title={mode === 'create' ? 'The role was not created' : 'The role was not saved'} />
-      <Field label="Name" errors={errors.name} hint="1–100 characters: a letter or digit first, then letters, digits, spaces, “.”, “_”, “-”.">
+      <Field
+        label="Name"
+        errors={errors.name}
+        hint={
+          nameLocked
+            ? 'A seeded role keeps its name: the tenant is administered through it.'
+            : '1–100 characters: a letter or digit first, then letters, digits, spaces, “.”, “_”, “-”.'
+        }
+      >
         {(id, describedBy) => (
           <input
             id={id}
@@ -74,7 +85,8 @@ export function RoleForm({
             aria-invalid={errors.name ? true : undefined}
             aria-required="true"
             autoComplete="off"
-            autoFocus
+            autoFocus={!nameLocked}
+            readOnly={nameLocked}
             value={draft.name}
             onChange={(event) => set({ name: event.target.value })}
           />

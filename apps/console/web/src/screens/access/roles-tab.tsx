@@ -143,16 +143,20 @@ export function RolesTab() {
                   <td>{role.dataScope}</td>
                   <td>{formatTime(role.updatedAt)}</td>
                   <td className="access-actions">
-                    {canAny(['authorization.role.delete']) && (
-                      <ConfirmButton
-                        label="Delete"
-                        name={`Delete role ${role.name}`}
-                        question={`Delete role “${role.name}” with its permissions and bindings?`}
-                        confirmLabel={`Yes, delete ${role.name}`}
-                        busy={remove.isPending && remove.variables?.id === role.id}
-                        busyLabel="Deleting…"
-                        onConfirm={() => remove.mutate(role)}
-                      />
+                    {role.protected ? (
+                      <span className="access-note">Seeded: kept</span>
+                    ) : (
+                      canAny(['authorization.role.delete']) && (
+                        <ConfirmButton
+                          label="Delete"
+                          name={`Delete role ${role.name}`}
+                          question={`Delete role “${role.name}” with its permissions and bindings?`}
+                          confirmLabel={`Yes, delete ${role.name}`}
+                          busy={remove.isPending && remove.variables?.id === role.id}
+                          busyLabel="Deleting…"
+                          onConfirm={() => remove.mutate(role)}
+                        />
+                      )
                     )}
                   </td>
                 </tr>

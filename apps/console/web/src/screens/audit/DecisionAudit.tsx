@@ -5,7 +5,7 @@ import { asProblem } from '../../api/problem';
 import { useSession } from '../../api/session';
 import { Busy, Field, formatTime, Pager, ProblemMessage } from '../../ui/kit';
 import { EvaluationsTable, outcomeClass } from '../why/DecisionPanel';
-import { whyLink } from '../why/question';
+import { Question, whyLink } from '../why/question';
 import { ACTIONS } from '../why/question';
 import { AuditedDecision, DECISIONS, OUTCOMES, REASON_CODES, reasonCodeMeaning } from './audit-api';
 import { AuditFilterForm } from './FilterParts';
@@ -43,6 +43,22 @@ function who(decision: AuditedDecision): string {
   return decision.subject;
 }
 
+/**
+ * The audited caller as the simulator asks about it. The audit keeps no token scopes: an application
+ * is given the request's permission code as its one scope exactly when AppScope allowed the recorded
+ * decision (the replay's rule, libs/services/authz-decision/src/simulation/policy-simulator.ts), and
+ * a delegated caller no grant id (any active delegation to the actor counts).
+ */
+function callerOf(decision: AuditedDecision): Partial<Question> {
+  if (decision.callerKind === 'application') {
+    const scoped = decision.evaluations.some((e) => e.evaluator === 'AppScope' && e.verdict === 'Allow');
+    const code = `${decision.module}.${decision.resourceType}.${decision.action.toLowerCase()}`;
+    return { callerKind: 'application', scopes: scoped ? code : '', clientId: decision.clientId ?? '' };
+  }
+  if (decision.callerKind === 'delegated') return { callerKind: 'delegated', actor: decision.actor ?? '' };
+  return {};
+}
+
 /** The audited request's question for the Why? screen (its facts as they were recorded), with the record beside it. */
 function explainLink(decision: AuditedDecision): string {
   const fact = (key: string) => {
@@ -52,6 +68,7 @@ function explainLink(decision: AuditedDecision): string {
   return whyLink(
     {
       subject: decision.subject,
+      ...callerOf(decision),
       action: decision.action,
       module: decision.module,
       resourceType: decision.resourceType,
@@ -146,13 +163,9 @@ export function DecisionAudit() {
                         {decision.correlationId ? ` · correlation ${decision.correlationId}` : ''} · {decision.latencyMs} ms
                       </small>
                     </details>
-                    {decision.callerKind === 'application' ? (
-                      <small>Applications are decided by scope; the simulator asks for users.</small>
-                    ) : (
-                      <Link to={explainLink(decision)} aria-label={`Explain now: ${decision.subject} ${decision.action} ${resourceText(decision)}`}>
-                        Explain now
-                      </Link>
-                    )}
+                    <Link to={explainLink(decision)} aria-label={`Explain now: ${decision.subject} ${decision.action} ${resourceText(decision)}`}>
+                      Explain now
+                    </Link>
                   </td>
                 </tr>
               ))}

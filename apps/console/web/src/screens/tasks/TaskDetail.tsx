@@ -16,16 +16,18 @@ import { InstanceProgress, taskActions, WORKFLOW_KEY, workflowQueries, WorkflowI
  */
 export function TaskDetail() {
   const { taskId = '' } = useParams();
-  const { api, permissions, claims } = useSession();
+  const { api, permissions, claims, canAny } = useSession();
+  // The history routes need workflow.instance.view, which an approver seldom holds: not asked without it.
+  const mayReadHistory = canAny(['workflow.instance.view']);
   const me = permissions?.subject ?? claims.sub;
   const queryClient = useQueryClient();
   const task = useQuery(workflowQueries.task(api, taskId));
   const instanceId = task.data?.instanceId;
-  const progress = useQuery({ ...workflowQueries.progress(api, instanceId ?? ''), enabled: instanceId !== undefined });
-  const summary = useQuery({ ...workflowQueries.summary(api, instanceId ?? ''), enabled: instanceId !== undefined });
-  const definitionId = progress.data?.instance.definitionId;
-  const version = useQuery({ ...workflowQueries.version(api, definitionId ?? ''), enabled: definitionId !== undefined });
-  const definition = version.data ? parseDefinition(version.data.definition) : undefined;
+  // The task's own progress route: whoever may read the task sees its instance's progress and the
+  // version's outline, without workflow.instance.view or workflow.definition.view.
+  const progress = useQuery({ ...workflowQueries.taskProgress(api, taskId), enabled: task.data !== undefined });
+  const summary = useQuery({ ...workflowQueries.summary(api, instanceId ?? ''), enabled: instanceId !== undefined && mayReadHistory });
+  const definition = progress.data ? parseDefinition(progress.data.definition) : undefined;
   const [message, setMessage] = useState<string>();
   const messageRef = useRef<HTMLDivElement>(null);
 
@@ -89,7 +91,9 @@ export function TaskDetail() {
             <h2>Instance</h2>
             {progress.isPending ? <Busy label="Loading the instance…" /> : null}
             <ProblemMessage error={progress.error} title="The instance could not be read" />
-            {progress.data ? <InstanceFacts instance={progress.data.instance} version={version.data?.version} definitionName={definition?.name} /> : null}
+            {progress.data ? (
+              <InstanceFacts instance={progress.data.instance} version={progress.data.definitionVersion} definitionName={definition?.name} />
+            ) : null}
             <h3>Business data</h3>
             {progress.data ? <BusinessData instance={progress.data.instance} definition={definition} /> : null}
           </div>
@@ -98,19 +102,19 @@ export function TaskDetail() {
       {task.data && progress.data ? (
         <>
           <h2>Progress</h2>
-          {version.isPending ? <Busy label="Loading the definition…" /> : null}
-          {version.error ? (
-            <ProblemMessage error={version.error} title="The definition could not be read: the nodes are drawn in order, without their branches" />
-          ) : null}
           {summary.error ? <ProblemMessage error={summary.error} title="The history summary could not be read: rejections are judged from the tasks" /> : null}
           {progress.data.returnedToInitiator ? (
             <p className="notice">A rejection sent the instance back to its initiator: nothing is open until they resubmit.</p>
           ) : null}
-          {!version.isPending ? (
-            <InstanceGraph progress={progress.data} definition={definition ?? flatDefinition(progress.data.nodes)} decisions={summary.data?.nodes} />
-          ) : null}
+          <InstanceGraph progress={progress.data} definition={definition ?? flatDefinition(progress.data.nodes)} decisions={summary.data?.nodes} />
           <h2>History</h2>
-          <InstanceTimeline instanceId={progress.data.instance.id} />
+          {mayReadHistory ? (
+            <InstanceTimeline instanceId={progress.data.instance.id} />
+          ) : (
+            <p className="notice">
+              The instance&apos;s history needs the permission to view workflow instances; the progress above shows each node&apos;s tasks.
+            </p>
+          )}
         </>
       ) : null}
     </section>

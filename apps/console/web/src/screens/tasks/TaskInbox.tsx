@@ -77,9 +77,20 @@ export function TaskInbox() {
 
 function TaskLink({ task }: { task: WorkflowTask }) {
   return (
-    <Link to={`/tasks/${task.id}`} aria-label={`${task.nodeKey} of ${task.businessKey ?? task.instanceId}`}>
-      {task.nodeKey}
+    <Link to={`/tasks/${task.id}`} aria-label={`${task.nodeName ?? task.nodeKey} of ${task.businessKey ?? task.instanceId}`}>
+      {task.nodeName ?? task.nodeKey}
     </Link>
+  );
+}
+
+/** The definition's name and the version the instance runs on (the key when the version is gone). */
+function DefinitionCell({ task }: { task: WorkflowTask }) {
+  if (!task.definitionName) return <>{task.definitionKey ?? '—'}</>;
+  return (
+    <>
+      {task.definitionName}
+      {task.definitionVersion ? ` v${task.definitionVersion}` : ''}
+    </>
   );
 }
 
@@ -106,7 +117,9 @@ function TodoTable({ tasks }: { tasks: WorkflowTask[] }) {
               {task.visit > 1 ? <div className="muted">visit {task.visit}</div> : null}
             </td>
             <td>{task.businessKey ?? '—'}</td>
-            <td>{task.definitionKey ?? '—'}</td>
+            <td>
+              <DefinitionCell task={task} />
+            </td>
             <td>{task.instanceStatus ?? '—'}</td>
             <td>{formatTime(task.createdAt)}</td>
             <td>{task.readAt ? formatTime(task.readAt) : <strong>Unread</strong>}</td>
@@ -139,7 +152,9 @@ function DoneTable({ tasks }: { tasks: WorkflowTask[] }) {
               <TaskLink task={task} />
             </td>
             <td>{task.businessKey ?? '—'}</td>
-            <td>{task.definitionKey ?? '—'}</td>
+            <td>
+              <DefinitionCell task={task} />
+            </td>
             <td className={task.status === 'Rejected' ? 'verdict-deny' : task.status === 'Approved' ? 'verdict-permit' : undefined}>
               {task.status === 'Approved' ? '✓ ' : task.status === 'Rejected' ? '✗ ' : ''}
               {task.status}

@@ -30,6 +30,12 @@ export interface InstanceProgress {
   nodes: ProgressNode[];
 }
 
+/** `GET /tasks/{taskId}/progress`: the instance's progress with its version's outline (no assignee rules). */
+export interface TaskProgress extends InstanceProgress {
+  definition: unknown;
+  definitionVersion: number;
+}
+
 /** One visit of an approval node in the history summary: the vote that decided it, if any. */
 export interface NodeDecision {
   nodeKey: string;
@@ -58,14 +64,6 @@ export interface TimelineEvent {
   payload: Record<string, unknown>;
 }
 
-export interface DefinitionVersion {
-  id: string;
-  key: string;
-  version: number;
-  createdAt: string;
-  definition: unknown;
-}
-
 export interface TaskDecision {
   task: WorkflowTask;
   nodeClosed: boolean;
@@ -87,10 +85,9 @@ export const workflowQueries = {
     queryKey: [WORKFLOW_KEY, 'task', taskId],
     queryFn: ({ signal }: { signal: AbortSignal }) => api.get<WorkflowTask>(`${WORKFLOW}/tasks/${encodeURIComponent(taskId)}`, undefined, signal),
   }),
-  progress: (api: ApiClient, instanceId: string) => ({
-    queryKey: [WORKFLOW_KEY, 'progress', instanceId],
-    queryFn: ({ signal }: { signal: AbortSignal }) =>
-      api.get<InstanceProgress>(`${WORKFLOW}/runtime/instances/${encodeURIComponent(instanceId)}/progress`, undefined, signal),
+  taskProgress: (api: ApiClient, taskId: string) => ({
+    queryKey: [WORKFLOW_KEY, 'task-progress', taskId],
+    queryFn: ({ signal }: { signal: AbortSignal }) => api.get<TaskProgress>(`${WORKFLOW}/tasks/${encodeURIComponent(taskId)}/progress`, undefined, signal),
   }),
   summary: (api: ApiClient, instanceId: string) => ({
     queryKey: [WORKFLOW_KEY, 'summary', instanceId],
@@ -101,13 +98,6 @@ export const workflowQueries = {
     queryKey: [WORKFLOW_KEY, 'timeline', instanceId, pageIndex, pageSize],
     queryFn: ({ signal }: { signal: AbortSignal }) =>
       api.get<Page<TimelineEvent>>(`${WORKFLOW}/history/instances/${encodeURIComponent(instanceId)}/timeline`, { pageIndex, pageSize }, signal),
-  }),
-  /** Versions are immutable: read once. */
-  version: (api: ApiClient, definitionId: string) => ({
-    queryKey: [WORKFLOW_KEY, 'version', definitionId],
-    queryFn: ({ signal }: { signal: AbortSignal }) =>
-      api.get<DefinitionVersion>(`${WORKFLOW}/definitions/versions/${encodeURIComponent(definitionId)}`, undefined, signal),
-    staleTime: Infinity,
   }),
 };
 

@@ -55,7 +55,7 @@ export function DeadLetterList() {
         A delivery is dead-lettered when its retries are used up or its receiver answers 410 Gone. Replay sends the same delivery (same delivery id) again, with
         a fresh retry budget; each dead letter can be replayed once.
       </p>
-      <form className="form-row" onSubmit={apply} aria-label="Filter dead letters">
+      <form className="form-row wh-filters" onSubmit={apply} aria-label="Filter dead letters">
         <Field label="Replayed">
           {(id) => (
             <select id={id} value={draft.replayed} onChange={(event) => setDraft({ ...draft, replayed: event.target.value })}>
@@ -78,7 +78,7 @@ export function DeadLetterList() {
             />
           )}
         </Field>
-        <div className="field">
+        <div className="field wh-filter-submit">
           <button type="submit" className="secondary">
             Apply filters
           </button>

@@ -56,7 +56,7 @@ export function SubscriptionList() {
           {notice}
         </p>
       ) : null}
-      <form className="form-row" onSubmit={apply} aria-label="Filter subscriptions">
+      <form className="form-row wh-filters" onSubmit={apply} aria-label="Filter subscriptions">
         <Field label="State">
           {(id) => (
             <select id={id} value={draft.isActive} onChange={(event) => setDraft({ ...draft, isActive: event.target.value })}>
@@ -78,7 +78,7 @@ export function SubscriptionList() {
             />
           )}
         </Field>
-        <div className="field">
+        <div className="field wh-filter-submit">
           <button type="submit" className="secondary">
             Apply filters
           </button>

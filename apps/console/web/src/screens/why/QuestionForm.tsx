@@ -2,7 +2,7 @@ import { FormEvent, useId, useState } from 'react';
 import type { ApiProblem } from '../../api/problem';
 import { Field } from '../../ui/kit';
 import { CatalogHints, Suggestions } from './catalog-hints';
-import { ACTIONS, FACT_FIELDS, Question, whyParams } from './question';
+import { ACTIONS, CALLER_KINDS, FACT_FIELDS, Question, whyParams } from './question';
 import { useSyncedDraft } from '../../ui/use-synced-draft';
 
 const FACT_LABELS: Record<(typeof FACT_FIELDS)[number], string> = {
@@ -13,8 +13,21 @@ const FACT_LABELS: Record<(typeof FACT_FIELDS)[number], string> = {
   officeId: 'Office id',
 };
 
+const CALLER_LABELS: Record<(typeof CALLER_KINDS)[number], string> = {
+  '': 'A user',
+  application: 'An application',
+  delegated: 'Someone acting for a user',
+};
+
+const SUBJECT_HINTS: Record<string, string> = {
+  '': 'A user of your tenant',
+  application: "The application's client id",
+  delegated: 'The user acted for',
+};
+
 /**
- * The question: a subject of the caller's tenant, an action, a resource. It is a draft until
+ * The question: a caller of the caller's tenant (a user, an application with its scopes, or someone
+ * acting for a user), an action, a resource. It is a draft until
  * "Ask" puts it into the URL; the API's field errors (`subject`, `request.resource.module`, ...) are
  * shown next to their fields.
  */
@@ -43,6 +56,7 @@ export function QuestionForm({
     event.preventDefault();
     const required: Partial<Record<keyof Question, string>> = {};
     if (!draft.subject.trim()) required.subject = 'Name the subject to ask about.';
+    if (draft.callerKind === 'delegated' && !draft.actor.trim()) required.actor = 'Name who acts for the subject.';
     if (!draft.module.trim()) required.module = 'Name the module (the first part of a permission code).';
     if (!draft.resourceType.trim()) required.resourceType = 'Name the resource type (the second part of a permission code).';
     setMissing(required);
@@ -52,11 +66,58 @@ export function QuestionForm({
   return (
     <form className="why-question" onSubmit={submit} noValidate aria-label="Question">
       <div className="form-row">
-        <Field label="Subject" errors={errors('subject', 'subject')} hint="A user of your tenant">
+        <Field label="Caller" errors={errors('callerKind', 'callerKind')}>
+          {(id, describedBy) => (
+            <select id={id} aria-describedby={describedBy} value={draft.callerKind} onChange={(e) => set('callerKind')(e.target.value)}>
+              {CALLER_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {CALLER_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Subject" errors={errors('subject', 'subject')} hint={SUBJECT_HINTS[draft.callerKind] ?? SUBJECT_HINTS['']}>
           {(id, describedBy) => (
             <input id={id} aria-describedby={describedBy} value={draft.subject} onChange={(e) => set('subject')(e.target.value)} autoComplete="off" />
           )}
         </Field>
+        {draft.callerKind === 'delegated' ? (
+          <>
+            <Field label="Actor" errors={errors('actor', 'actor')} hint="Who acts for the subject (the token's act.sub)">
+              {(id, describedBy) => (
+                <input id={id} aria-describedby={describedBy} value={draft.actor} onChange={(e) => set('actor')(e.target.value)} autoComplete="off" />
+              )}
+            </Field>
+            <Field label="Grant id" errors={errors('grantId', 'grantId')} hint="Optional: any active delegation to the actor counts">
+              {(id, describedBy) => (
+                <input id={id} aria-describedby={describedBy} value={draft.grantId} onChange={(e) => set('grantId')(e.target.value)} autoComplete="off" />
+              )}
+            </Field>
+          </>
+        ) : null}
+        {draft.callerKind === 'application' ? (
+          <>
+            <Field label="Scopes" errors={errors('scopes', 'scopes')} hint="The application's token scopes, space-separated">
+              {(id, describedBy) => (
+                <input
+                  id={id}
+                  aria-describedby={describedBy}
+                  value={draft.scopes}
+                  onChange={(e) => set('scopes')(e.target.value)}
+                  placeholder="cases.case.view"
+                  spellCheck={false}
+                  autoComplete="off"
+                />
+              )}
+            </Field>
+            <Field label="Client id" errors={errors('clientId', 'clientId')} hint="Optional: the subject by default">
+              {(id, describedBy) => (
+                <input id={id} aria-describedby={describedBy} value={draft.clientId} onChange={(e) => set('clientId')(e.target.value)} autoComplete="off" />
+              )}
+            </Field>
+          </>
+        ) : null}
         <Field label="Action" errors={errors('action', 'request.action')}>
           {(id, describedBy) => (
             <select id={id} aria-describedby={describedBy} value={draft.action} onChange={(e) => set('action')(e.target.value)}>

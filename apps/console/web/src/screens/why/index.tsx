@@ -34,7 +34,7 @@ function WhyScreen() {
   const hints = useCatalogHints();
   const { permissions } = useSession();
   // The live explanation answers for the token's own caller only: offered when the question is about them.
-  const aboutMe = permissions !== undefined && asked.subject.trim() === permissions.subject;
+  const aboutMe = permissions !== undefined && asked.callerKind === '' && asked.subject.trim() === permissions.subject;
   const askable = isAskable(asked);
   const hasChanges = !overlayIsEmpty(overlay);
   const saved = useSimulation(asked, undefined, askable);

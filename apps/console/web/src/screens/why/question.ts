@@ -6,9 +6,21 @@
 /** The catalog's capitalised actions (`AuthorizationAction` in the contracts). */
 export const ACTIONS = ['View', 'Create', 'Update', 'Delete', 'Assign', 'Revoke', 'Grant', 'Approve', 'Reject', 'Manage'] as const;
 
-/** What the simulator is asked: may `subject` (a user of the caller's tenant) do `action` on the resource? */
+/** Who is asked about (the API's `callerKind`): '' is a user, the default, left out of links. */
+export const CALLER_KINDS = ['', 'application', 'delegated'] as const;
+
+/**
+ * What the simulator is asked: may `subject` of the caller's tenant do `action` on the resource? The
+ * subject is a user, an application (its client id; `scopes` its token's, space-separated), or the
+ * user someone acts for (`actor`, and the delegation `grantId` the token would name).
+ */
 export interface Question {
   subject: string;
+  callerKind: string;
+  actor: string;
+  grantId: string;
+  scopes: string;
+  clientId: string;
   action: string;
   module: string;
   resourceType: string;
@@ -22,10 +34,32 @@ export interface Question {
 }
 
 export const FACT_FIELDS = ['status', 'amount', 'sensitivity', 'owner', 'officeId'] as const;
-const QUESTION_FIELDS = ['subject', 'action', 'module', 'resourceType', 'resourceId', ...FACT_FIELDS] as const;
+/** The caller fields each kind has; the API refuses the others by name, so the others are never sent. */
+export const CALLER_FIELDS = { '': [], application: ['scopes', 'clientId'], delegated: ['actor', 'grantId'] } as const satisfies Record<
+  (typeof CALLER_KINDS)[number],
+  ReadonlyArray<keyof Question>
+>;
+const QUESTION_FIELDS = [
+  'subject',
+  'callerKind',
+  'actor',
+  'grantId',
+  'scopes',
+  'clientId',
+  'action',
+  'module',
+  'resourceType',
+  'resourceId',
+  ...FACT_FIELDS,
+] as const;
 
 export const EMPTY_QUESTION: Question = {
   subject: '',
+  callerKind: '',
+  actor: '',
+  grantId: '',
+  scopes: '',
+  clientId: '',
   action: 'View',
   module: '',
   resourceType: '',
@@ -62,7 +96,18 @@ export interface PolicyOverlay {
 
 /** The question, complete enough to ask (the API checks the rest and answers field by field). */
 export function isAskable(question: Question): boolean {
-  return question.subject.trim() !== '' && question.action !== '' && question.module.trim() !== '' && question.resourceType.trim() !== '';
+  return (
+    question.subject.trim() !== '' &&
+    question.action !== '' &&
+    question.module.trim() !== '' &&
+    question.resourceType.trim() !== '' &&
+    (question.callerKind !== 'delegated' || question.actor.trim() !== '')
+  );
+}
+
+/** The caller fields of the question's kind (an unknown kind has none: the API names it). */
+function callerFieldsOf(question: Question): ReadonlyArray<keyof Question> {
+  return (CALLER_FIELDS as Record<string, ReadonlyArray<keyof Question> | undefined>)[question.callerKind] ?? [];
 }
 
 export function questionFromParams(params: URLSearchParams): Question {
@@ -92,7 +137,10 @@ export function overlayFromParams(params: URLSearchParams): ParsedOverlay {
 /** The query string of a question (empty fields left out), with the overlay when it has changes. */
 export function whyParams(question: Question, overlay: PolicyOverlay = {}): URLSearchParams {
   const params = new URLSearchParams();
+  const callerFields = callerFieldsOf(question);
   for (const field of QUESTION_FIELDS) {
+    // Another kind's caller fields stay out of the link, as they stay out of the question.
+    if ((['actor', 'grantId', 'scopes', 'clientId'] as const).some((f) => f === field) && !callerFields.includes(field)) continue;
     const value = question[field].trim();
     if (value) params.set(field, value);
   }
@@ -115,7 +163,7 @@ export function whyLink(question: Partial<Question>, overlay: PolicyOverlay = {}
 /** The audited decision a question came from (`?decision=`): kept while only the proposed changes change. */
 export const DECISION_PARAM = 'decision';
 
-/** The evaluate route's body: `{ subject, request: { resource, action }, overlay? }`. */
+/** The evaluate route's body: `{ subject, callerKind?, scopes?, clientId?, actor?, grantId?, request: { resource, action }, overlay? }`. */
 export function simulationBody(question: Question, overlay?: PolicyOverlay) {
   const resource: Record<string, string | number> = { module: question.module.trim(), resourceType: question.resourceType.trim() };
   for (const field of ['resourceId', 'status', 'sensitivity', 'owner', 'officeId'] as const) {
@@ -125,7 +173,14 @@ export function simulationBody(question: Question, overlay?: PolicyOverlay) {
   const amount = question.amount.trim();
   // A number when it is one; otherwise the text goes as it is and the API says what is wrong with it.
   if (amount) resource.amount = Number.isFinite(Number(amount)) ? Number(amount) : amount;
-  return { subject: question.subject.trim(), request: { resource, action: question.action }, ...(overlay ? { overlay } : {}) };
+  const caller: Record<string, string | string[]> = question.callerKind ? { callerKind: question.callerKind } : {};
+  for (const field of callerFieldsOf(question)) {
+    const value = question[field].trim();
+    if (!value) continue;
+    // Scopes as a token carries them: one space-separated string (RFC 6749 §3.3), commas allowed too.
+    caller[field] = field === 'scopes' ? value.split(/[\s,]+/).filter(Boolean) : value;
+  }
+  return { subject: question.subject.trim(), ...caller, request: { resource, action: question.action }, ...(overlay ? { overlay } : {}) };
 }
 
 /**

@@ -35,6 +35,12 @@ export class TaskResponse {
   @ApiPropertyOptional() definitionKey?: string;
   @ApiPropertyOptional() businessKey?: string;
   @ApiPropertyOptional({ enum: INSTANCE_STATUSES }) instanceStatus?: InstanceStatus;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The node’s name in the instance’s version (null: unnamed, or the version is gone).' })
+  nodeName?: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'The definition’s name in the instance’s version.' })
+  definitionName?: string | null;
+  @ApiPropertyOptional({ type: Number, nullable: true, description: 'The version number the instance runs on.' })
+  definitionVersion?: number | null;
 }
 
 export class TaskPage extends PageMeta {
