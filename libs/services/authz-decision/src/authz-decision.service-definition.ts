@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { DecisionAuditRecord } from './audit';
 import { decisionAuditRetentionJob } from './audit/decision-audit.jobs';
 import { AuthzDecisionModule } from './authz-decision.module';
@@ -25,12 +19,7 @@ export const authzDecisionService = defineService({
   database: {
     schema: AUTHZ_DECISION_SCHEMA,
     entities: [OutboxMessage, ProcessedEvent, DecisionAuditRecord],
-    migrations: [
-      createMessagingTablesMigration(AUTHZ_DECISION_SCHEMA),
-      ...DECISION_AUDIT_MIGRATIONS,
-      createProcessedEventTimeIndexMigration(AUTHZ_DECISION_SCHEMA),
-      createOutboxTraceparentMigration(AUTHZ_DECISION_SCHEMA),
-    ],
+    migrations: [...messagingMigrations(AUTHZ_DECISION_SCHEMA), ...DECISION_AUDIT_MIGRATIONS],
   },
   modules: [AuthzDecisionModule],
   jobs: [decisionAuditRetentionJob],

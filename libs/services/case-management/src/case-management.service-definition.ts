@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CaseManagementModule } from './case-management.module';
 import { CreateCaseTables1764200000000 } from './migrations/1764200000000-CreateCaseTables';
@@ -25,12 +19,7 @@ export const caseManagementService = defineService({
   database: {
     schema: CASES_SCHEMA,
     entities: [...CASE_MANAGEMENT_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [
-      createMessagingTablesMigration(CASES_SCHEMA),
-      createProcessedEventTimeIndexMigration(CASES_SCHEMA),
-      CreateCaseTables1764200000000,
-      createOutboxTraceparentMigration(CASES_SCHEMA),
-    ],
+    migrations: [...messagingMigrations(CASES_SCHEMA), CreateCaseTables1764200000000],
   },
   modules: [CaseManagementModule],
   openApi: {

@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { ToolCallAuditEntity } from './audit/tool-call-audit.entity';
 import { MCP_GATEWAY_JOBS } from './audit/tool-call-audit.jobs';
@@ -27,12 +21,7 @@ export const mcpGatewayService = defineService({
   database: {
     schema: MCP_SCHEMA,
     entities: [ToolCallAuditEntity, OutboxMessage, ProcessedEvent],
-    migrations: [
-      createMessagingTablesMigration(MCP_SCHEMA),
-      createProcessedEventTimeIndexMigration(MCP_SCHEMA),
-      CreateToolCallAuditTable1764100000000,
-      createOutboxTraceparentMigration(MCP_SCHEMA),
-    ],
+    migrations: [...messagingMigrations(MCP_SCHEMA), CreateToolCallAuditTable1764100000000],
   },
   modules: [McpGatewayModule],
   jobs: MCP_GATEWAY_JOBS,

@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateJobTables1764000000000 } from './migrations/1764000000000-CreateJobTables';
 import { OPERATIONS_JOBS } from './jobs/operations.jobs';
@@ -27,13 +21,7 @@ export const operationsService = defineService({
   database: {
     schema: OPERATIONS_SCHEMA,
     entities: [...OPERATIONS_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [
-      createMessagingTablesMigration(OPERATIONS_SCHEMA),
-      createProcessedEventTimeIndexMigration(OPERATIONS_SCHEMA),
-      CreateJobTables1764000000000,
-      CreateTenantTable1764000000100,
-      createOutboxTraceparentMigration(OPERATIONS_SCHEMA),
-    ],
+    migrations: [...messagingMigrations(OPERATIONS_SCHEMA), CreateJobTables1764000000000, CreateTenantTable1764000000100],
   },
   modules: [OperationsModule],
   jobs: OPERATIONS_JOBS,

@@ -1,13 +1,7 @@
 import { authzGuard } from '@lp/authz-guard';
 import { defineService } from '@lp/platform/runtime';
 import { PolicyManagementModule } from './policy-management.module';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { CreateRoleTable1763700000000 } from './migrations/1763700000000-CreateRoleTable';
 import { CreatePolicyTables1763700000001 } from './migrations/1763700000001-CreatePolicyTables';
 import { CreateGovernanceTables1763700000002 } from './migrations/1763700000002-CreateGovernanceTables';
@@ -30,16 +24,14 @@ export const policyManagementService = defineService({
     schema: POLICY_MANAGEMENT_SCHEMA,
     entities: [...POLICY_STORE_ENTITIES, OutboxMessage, ProcessedEvent],
     migrations: [
-      createMessagingTablesMigration(POLICY_MANAGEMENT_SCHEMA),
+      ...messagingMigrations(POLICY_MANAGEMENT_SCHEMA),
       CreateRoleTable1763700000000,
       CreatePolicyTables1763700000001,
       CreateGovernanceTables1763700000002,
       PolicyChangeLogTimeIndex1763700000003,
-      createProcessedEventTimeIndexMigration(POLICY_MANAGEMENT_SCHEMA),
       GrantExpiryRecorded1763700000004,
       CreateTenantStatusTable1764100000000,
       UserRoleMembersIndex1764900000000,
-      createOutboxTraceparentMigration(POLICY_MANAGEMENT_SCHEMA),
     ],
   },
   modules: [PolicyManagementModule],

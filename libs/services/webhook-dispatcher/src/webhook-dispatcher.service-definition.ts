@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateWebhookTables1764800000000 } from './migrations/1764800000000-CreateWebhookTables';
 import { DeliveryListIndex1764800000100 } from './migrations/1764800000100-DeliveryListIndex';
@@ -29,14 +23,7 @@ export const webhookDispatcherService = defineService({
   database: {
     schema: WEBHOOKS_SCHEMA,
     entities: [...WEBHOOK_ENTITIES, OutboxMessage, ProcessedEvent],
-    migrations: [
-      createMessagingTablesMigration(WEBHOOKS_SCHEMA),
-      createProcessedEventTimeIndexMigration(WEBHOOKS_SCHEMA),
-      CreateWebhookTables1764800000000,
-      DeliveryListIndex1764800000100,
-      DeliveryTraceparent1765000000100,
-      createOutboxTraceparentMigration(WEBHOOKS_SCHEMA),
-    ],
+    migrations: [...messagingMigrations(WEBHOOKS_SCHEMA), CreateWebhookTables1764800000000, DeliveryListIndex1764800000100, DeliveryTraceparent1765000000100],
   },
   jobs: WEBHOOK_DISPATCHER_JOBS,
   modules: [WebhookDispatcherModule],

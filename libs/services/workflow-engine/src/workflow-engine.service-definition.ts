@@ -1,12 +1,6 @@
 import { authzGuard } from '@lp/authz-guard';
 import { FleetService } from '@lp/contracts';
-import {
-  createMessagingTablesMigration,
-  createOutboxTraceparentMigration,
-  createProcessedEventTimeIndexMigration,
-  OutboxMessage,
-  ProcessedEvent,
-} from '@lp/platform/messaging';
+import { messagingMigrations, OutboxMessage, ProcessedEvent } from '@lp/platform/messaging';
 import { defineService } from '@lp/platform/runtime';
 import { CreateDefinitionTables1764300000000 } from './migrations/1764300000000-CreateDefinitionTables';
 import { CreateRuntimeTables1764400000000 } from './migrations/1764400000000-CreateRuntimeTables';
@@ -34,8 +28,7 @@ export const workflowEngineService = defineService({
     schema: WORKFLOW_SCHEMA,
     entities: [...WORKFLOW_ENTITIES, OutboxMessage, ProcessedEvent],
     migrations: [
-      createMessagingTablesMigration(WORKFLOW_SCHEMA),
-      createProcessedEventTimeIndexMigration(WORKFLOW_SCHEMA),
+      ...messagingMigrations(WORKFLOW_SCHEMA),
       CreateDefinitionTables1764300000000,
       CreateRuntimeTables1764400000000,
       CreateAdminAuditTable1764500000000,
@@ -43,7 +36,6 @@ export const workflowEngineService = defineService({
       CreateManagementStore1764650000000,
       CreateHistoryTables1764660000000,
       CreateReportIndexes1764730000000,
-      createOutboxTraceparentMigration(WORKFLOW_SCHEMA),
     ],
   },
   jobs: [...WORKFLOW_ENGINE_JOBS, ...HISTORY_JOBS],

@@ -104,3 +104,12 @@ export function createOutboxTraceparentMigration(schema: string, timestamp: numb
   Object.defineProperty(migration, 'name', { value: name });
   return migration;
 }
+
+/**
+ * Every migration of the messaging tables, for a service's migration list: a service writes
+ * `...messagingMigrations(SCHEMA)` beside its own, so a new one reaches every service from here.
+ * TypeORM runs them in the order of their timestamps, wherever they stand in the list.
+ */
+export function messagingMigrations(schema: string): Array<new () => MigrationInterface> {
+  return [createMessagingTablesMigration(schema), createProcessedEventTimeIndexMigration(schema), createOutboxTraceparentMigration(schema)];
+}
