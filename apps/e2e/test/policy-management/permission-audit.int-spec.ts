@@ -1,4 +1,5 @@
 import { describeWithServers } from '@lp/platform/testing';
+import { expectConformance, servedDocument } from '../support/openapi-conformance';
 import { PolicyTestPlatform } from '../support/policy-platform';
 
 const DECISIONS = '/api/authorization/permission-audit/decisions';
@@ -158,6 +159,24 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       }
       const denied = await platform.as('bob').get(`${DECISIONS}/${listed?.decisionId}`).expect(403);
       expect(denied.body.code).toBe('Authorization.Denied');
+    });
+
+    it('answers the list and one decision as the served OpenAPI document says, revisions included', async () => {
+      const document = await servedDocument(platform.policy);
+      const list = await platform.as().get(`${DECISIONS}?pageSize=50`).expect(200);
+      expect(list.body.items.length).toBeGreaterThan(0);
+      // Decisions keep the revision counters they read (the field the document did not describe); null when none were read.
+      const revisions = (list.body.items as Array<{ revisions: unknown }>).map((i) => i.revisions);
+      expect(revisions.find((r) => r !== null)).toEqual({
+        tenantPolicy: expect.any(Number),
+        subject: expect.any(Number),
+        featureGlobal: expect.any(Number),
+        featureTenant: expect.any(Number),
+        rebac: expect.any(Number),
+      });
+      expectConformance(document, 'get', DECISIONS, list);
+      const one = await platform.as().get(`${DECISIONS}/${list.body.items[0].decisionId}`).expect(200);
+      expectConformance(document, 'get', `${DECISIONS}/{decisionId}`, one);
     });
 
     it('pages and windows by time (from inclusive, to exclusive)', async () => {
