@@ -2,6 +2,8 @@ import { AuthorizationAction, OperationsRpc, permissionCode, ServiceRpc, Trusted
 import { RpcClient } from '@lp/platform/messaging';
 import { describeWithServers } from '@lp/platform/testing';
 import { JobCatalogSync, OperationsJobs } from '@lp/service/operations';
+import { ServiceApp } from '@lp/platform/runtime';
+import { expectConformance, servedDocument } from '../support/openapi-conformance';
 import { expectProblem } from '../support/policy-platform';
 import { OperationsTestPlatform } from '../support/operations-platform';
 
@@ -302,6 +304,24 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'operations /jobs: defini
     } finally {
       await platform.opsSql.query(`DROP TRIGGER refuse_audit ON ops.job_execution; DROP FUNCTION ops.refuse_audit()`);
     }
+  });
+
+  it('answers as the served OpenAPI document says: a never-run job (lastRun null), a run one, and the manual run', async () => {
+    const document = await servedDocument(platform.operations[0] as ServiceApp);
+    const never = await platform.ops().get('/api/operations/jobs?lastRunStatus=none&pageSize=5').expect(200);
+    expect(never.body.items[0]?.lastRun).toBeNull();
+    expectConformance(document, 'get', '/api/operations/jobs', never);
+    const run = await platform.ops().post(path('/run')).expect(200);
+    expectConformance(document, 'post', '/api/operations/jobs/{jobName}/run', run);
+    const ran = await platform.ops().get(path()).expect(200);
+    expect(ran.body.lastRun).toEqual(expect.objectContaining({ executionId: run.body.execution.executionId }));
+    expectConformance(document, 'get', '/api/operations/jobs/{jobName}', ran);
+    expectConformance(
+      document,
+      'get',
+      '/api/operations/jobs/{jobName}',
+      await platform.ops().get(`/api/operations/jobs/${never.body.items[0].jobName}`).expect(200),
+    );
   });
 
   describe('permissions', () => {

@@ -1,4 +1,5 @@
 import { describeWithServers } from '@lp/platform/testing';
+import { expectConformance, servedDocument } from '../support/openapi-conformance';
 import { PolicyTestPlatform } from '../support/policy-platform';
 
 const DECISIONS = '/api/authorization/permission-audit/decisions';
@@ -158,6 +159,29 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'policy-management permis
       }
       const denied = await platform.as('bob').get(`${DECISIONS}/${listed?.decisionId}`).expect(403);
       expect(denied.body.code).toBe('Authorization.Denied');
+    });
+
+    it('answers the list and one decision as the served OpenAPI document says, revisions included', async () => {
+      const document = await servedDocument(platform.policy);
+      const list = await platform.as().get(`${DECISIONS}?pageSize=50`).expect(200);
+      expect(list.body.items.length).toBeGreaterThan(0);
+      // Decisions keep the revision counters they read (the field the document did not describe); null when none were read.
+      const items = list.body.items as Array<{ decisionId: string; revisions: Record<string, number> | null }>;
+      const read = items.find((i) => i.revisions !== null);
+      expect(read?.revisions).toEqual({
+        tenantPolicy: expect.any(Number),
+        subject: expect.any(Number),
+        featureGlobal: expect.any(Number),
+        featureTenant: expect.any(Number),
+        rebac: expect.any(Number),
+      });
+      // The document names every counter (the check below refuses a field it does not name, but not a shapeless object).
+      const described = document.components?.schemas?.['DecisionRevisionsResponse'];
+      expect(Object.keys((described?.['properties'] ?? {}) as object).sort()).toEqual(Object.keys(read?.revisions ?? {}).sort());
+      expectConformance(document, 'get', DECISIONS, list);
+      for (const item of [read, items.find((i) => i.revisions === null)]) {
+        if (item) expectConformance(document, 'get', `${DECISIONS}/{decisionId}`, await platform.as().get(`${DECISIONS}/${item.decisionId}`).expect(200));
+      }
     });
 
     it('pages and windows by time (from inclusive, to exclusive)', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { describeWithServers } from '@lp/platform/testing';
+import { expectConformance, servedDocument } from '../support/openapi-conformance';
 import { OperationsTestPlatform } from '../support/operations-platform';
 import { expectProblem } from '../support/policy-platform';
 
@@ -470,6 +471,25 @@ describeWithServers(['postgres', 'rabbitmq', 'redis'], 'workflow-engine: reports
       expectProblem(await query(name, PERIOD, 'nils'), 403, 'Authorization.Denied');
       expectProblem(await post(name, PERIOD, 'nils'), 403, 'Authorization.Denied');
     }
+  });
+
+  it.each(NAMES)('%s answers, on both forms, as the served OpenAPI document says', async (name) => {
+    const document = await servedDocument(platform.service('workflow-engine'));
+    expectConformance(document, 'query', `${REPORTS}/${name}`, await query(name, PERIOD).expect(200));
+    expectConformance(document, 'post', `${REPORTS}/${name}/_query`, await post(name, PERIOD).expect(200));
+  });
+
+  it('trends: the served document marks From and To required in the query (the service refuses a query without them) and in the answer', async () => {
+    const document = await servedDocument(platform.service('workflow-engine'));
+    const schemas = document.components?.schemas ?? {};
+    for (const operation of [document.paths[`${REPORTS}/trends`]?.['query'], document.paths[`${REPORTS}/trends/_query`]?.['post']]) {
+      const body = (operation as { requestBody?: { required?: boolean; content: Record<string, { schema: { $ref: string } }> } }).requestBody;
+      expect(body?.required).toBe(true);
+      const query = schemas[(body?.content['application/json']?.schema.$ref ?? '').split('/').pop() ?? ''];
+      expect(query?.['required']).toEqual(expect.arrayContaining(['From', 'To']));
+    }
+    expect(schemas['TrendsReportResponse']?.['required']).toEqual(expect.arrayContaining(['from', 'to', 'definitionKey', 'granularity', 'buckets']));
+    expectProblem(await query('trends', {}), 400, 'Workflow.Report.PeriodInvalid');
   });
 
   it('lists both forms in the OpenAPI document (3.2: the QUERY operation and the POST fallback)', () => {

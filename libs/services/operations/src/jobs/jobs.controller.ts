@@ -1,14 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, TrustedCaller } from '@lp/contracts';
 import { Authorize } from '@lp/authz-guard';
 import { Caller } from '@lp/platform/auth';
 import { PageQuery } from '@lp/platform/http';
-import { JobExecutionPage } from './dto/job-execution.response';
-import { JobScheduleEntryResponse, JobSchedulePage } from './dto/job-schedule-entry.response';
+import { JobExecutionPage, ManualRunResponse } from './dto/job-execution.response';
+import { JobLastRun, JobScheduleEntryResponse, JobSchedulePage } from './dto/job-schedule-entry.response';
 import { ListJobsQuery } from './dto/list-jobs.query';
 import { UpdateJobScheduleDto } from './dto/update-job-schedule.dto';
-import { JobsService, ManualRunResponse } from './jobs.service';
+import { JobsService } from './jobs.service';
 
 const view = { module: 'operations', resource: 'jobs', action: AuthorizationAction.View } as const;
 const manage = { module: 'operations', resource: 'jobs', action: AuthorizationAction.Manage } as const;
@@ -16,6 +16,8 @@ const manage = { module: 'operations', resource: 'jobs', action: AuthorizationAc
 /** Background-job control (specs/operations.md §3, §4). See docs/jobs.md. */
 @ApiTags('jobs')
 @ApiBearerAuth()
+// `lastRun` reaches JobLastRun through `anyOf` (see JobScheduleEntryResponse), which does not register it.
+@ApiExtraModels(JobLastRun)
 @Controller('api/operations/jobs')
 export class JobsController {
   constructor(private readonly jobs: JobsService) {}
@@ -60,7 +62,7 @@ export class JobsController {
   @Post(':jobName/run')
   @HttpCode(200)
   @Authorize(manage)
-  @ApiOkResponse({ description: "The owner's result (a business failure is `status: failed` with its code) and the execution row." })
+  @ApiOkResponse({ type: ManualRunResponse, description: "The owner's result (a business failure is `status: failed` with its code) and the execution row." })
   run(@Param('jobName') jobName: string, @Caller() caller: TrustedCaller): Promise<ManualRunResponse> {
     return this.jobs.run(jobName, caller);
   }

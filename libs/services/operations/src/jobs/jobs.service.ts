@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { JobRunResult, TrustedCaller } from '@lp/contracts';
+import { TrustedCaller } from '@lp/contracts';
 import { Page, pageOf, pageWindow } from '@lp/platform/http';
 import { CorrelationContext } from '@lp/platform/observability';
 import { JobDefinitionEntity } from '../store';
-import { JobExecutionResponse } from './dto/job-execution.response';
+import { JobExecutionResponse, ManualRunResponse } from './dto/job-execution.response';
 import { JobScheduleEntryResponse } from './dto/job-schedule-entry.response';
 import { ListJobsQuery } from './dto/list-jobs.query';
 import { UpdateJobScheduleDto } from './dto/update-job-schedule.dto';
@@ -21,11 +21,6 @@ const SCHEDULE_ERRORS = {
   invalid: (reason: string) => new ScheduleInvalidError(reason),
   required: (jobName: string) => new ScheduleRequiredError(jobName),
 };
-
-/** A manual run's answer: the owner's result and the execution it was audited under. */
-export interface ManualRunResponse extends Omit<JobRunResult, 'startedAt'> {
-  execution: JobExecutionResponse;
-}
 
 /** Job control behind the /jobs routes (specs/operations.md §3, §4, §6). */
 @Injectable()

@@ -1,10 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AuthorizationAction, GovernanceResources, TrustedCaller } from '@lp/contracts';
 import { Caller } from '@lp/platform/auth';
 import { Authorize } from '@lp/authz-guard';
 import { DecisionAuditQuery } from './dto/decision-audit.query';
-import { DecisionAuditItemResponse, DecisionAuditPage, PolicyChangePage } from './dto/permission-audit.response';
+import { DecisionAuditItemResponse, DecisionAuditPage, DecisionRevisionsResponse, PolicyChangePage } from './dto/permission-audit.response';
 import { PolicyChangeQuery } from './dto/policy-change.query';
 import { PermissionAuditService } from './permission-audit.service';
 
@@ -12,6 +12,8 @@ const VIEW = { module: 'authorization', resource: GovernanceResources.permission
 
 @ApiTags('permission-audit')
 @ApiBearerAuth()
+// `revisions` reaches DecisionRevisionsResponse through `anyOf`, which does not register it.
+@ApiExtraModels(DecisionRevisionsResponse)
 @Controller('api/authorization/permission-audit')
 export class PermissionAuditController {
   constructor(private readonly audit: PermissionAuditService) {}

@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { JobRunResult } from '@lp/contracts';
 import { PageMeta } from '@lp/platform/http';
 import type { JobExecutionStatus } from '../../store';
 
@@ -22,4 +23,14 @@ export class JobExecutionResponse {
 
 export class JobExecutionPage extends PageMeta {
   @ApiProperty({ type: [JobExecutionResponse] }) items!: JobExecutionResponse[];
+}
+
+/** A manual run's answer (`POST /jobs/{jobName}/run`): the owner's result and the execution it was audited under. */
+export class ManualRunResponse implements Omit<JobRunResult, 'startedAt'> {
+  @ApiProperty({ enum: ['succeeded', 'failed'], description: "The owner's result; a business failure is `failed` with its `errorCode`." })
+  status!: JobRunResult['status'];
+  @ApiPropertyOptional({ description: "The binding's own code of a business failure; absent when the run succeeded." }) errorCode?: string;
+  @ApiPropertyOptional({ description: 'One line: what the run did or why it failed; absent when the binding said nothing.' }) detail?: string;
+  @ApiProperty({ type: JobExecutionResponse, description: 'The execution row the run was audited under (as `GET /jobs/{jobName}/executions` lists it).' })
+  execution!: JobExecutionResponse;
 }

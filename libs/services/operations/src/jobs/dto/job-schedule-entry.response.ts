@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { PageMeta } from '@lp/platform/http';
 import type { JobExecutionStatus } from '../../store';
 
@@ -36,7 +36,16 @@ export class JobScheduleEntryResponse {
   @ApiProperty() enabled!: boolean;
   @ApiProperty({ type: JobCatalogDefault }) catalogDefault!: JobCatalogDefault;
   @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'The next tick; null while disabled.' }) nextRunAt!: string | null;
-  @ApiProperty({ type: JobLastRun, nullable: true }) lastRun!: JobLastRun | null;
+  /**
+   * Null for a job that never ran. Not `{ type: JobLastRun, nullable: true }`: @nestjs/swagger renders
+   * that as `nullable` beside `allOf: [$ref]`, and in OpenAPI 3.0 `nullable` does not reach into the
+   * `allOf`, so a validator refuses the null. `anyOf` the object or a null-only schema says it in 3.0.
+   */
+  @ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(JobLastRun) }, { type: 'object', nullable: true, enum: [null] }],
+    description: 'The latest run, or null when the job never ran.',
+  })
+  lastRun!: JobLastRun | null;
 }
 
 export class JobSchedulePage extends PageMeta {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { CALLER_KINDS, DECISION_REASON_CODES } from '@lp/contracts';
 import { PageMeta } from '@lp/platform/http';
 import { PolicyChangeLogEntity } from '../../policy-store/entities/policy-change-log.entity';
@@ -10,19 +10,34 @@ export class AuditedEvaluationResponse {
   @ApiProperty() reason!: string;
 }
 
-/** One audited decision, as authz-decision keeps it. */
+/**
+ * The revision counters a decision was read under (authz-decision's `DecisionCacheRevisions`): each
+ * moves when what it covers changes, so two decisions under the same counters saw the same policy.
+ * Referenced from `revisions` through `anyOf` (a 3.0 `nullable` beside the `allOf` that
+ * @nestjs/swagger writes for a nullable class would not let null through), so the controller lists
+ * it with `@ApiExtraModels`.
+ */
+export class DecisionRevisionsResponse {
+  @ApiProperty({ type: 'integer', description: "The tenant's roles, grants, rules and settings." }) tenantPolicy!: number;
+  @ApiProperty({ type: 'integer', description: "The subject's roles and grants." }) subject!: number;
+  @ApiProperty({ type: 'integer', description: 'Feature defaults of the platform.' }) featureGlobal!: number;
+  @ApiProperty({ type: 'integer', description: "The tenant's feature settings." }) featureTenant!: number;
+  @ApiProperty({ type: 'integer', description: "The subject's relations (ReBAC)." }) rebac!: number;
+}
+
+/** One audited decision, as authz-decision keeps it. Every field is always present (null when it does not apply). */
 export class DecisionAuditItemResponse {
   @ApiProperty({ format: 'uuid' }) decisionId!: string;
   @ApiProperty({ format: 'date-time' }) decidedAt!: string;
   @ApiProperty() tenantId!: string;
   @ApiProperty({ enum: CALLER_KINDS }) callerKind!: string;
   @ApiProperty() subject!: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) clientId!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String }) actor!: string | null;
+  @ApiProperty({ nullable: true, type: String }) clientId!: string | null;
+  @ApiProperty({ nullable: true, type: String }) actor!: string | null;
   @ApiProperty() action!: string;
   @ApiProperty() module!: string;
   @ApiProperty() resourceType!: string;
-  @ApiPropertyOptional({ nullable: true, type: String }) resourceId!: string | null;
+  @ApiProperty({ nullable: true, type: String }) resourceId!: string | null;
   @ApiProperty({ type: Object, description: 'status, amount, sensitivity, owner, officeId as sent' }) resourceFacts!: Record<string, unknown>;
   @ApiProperty({ enum: DECISION_OUTCOMES }) outcome!: string;
   @ApiProperty({
@@ -33,14 +48,19 @@ export class DecisionAuditItemResponse {
       'The merge rule that decided: AnyAllow (an evaluator allowed), AnyDeny (one denied: see evaluations), AllNeutral (nothing applied), or a refusal over them (see reason). Null on records older than the field.',
   })
   reasonCode!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'Why the merge refused when no evaluator denied (`DelegationNotCovered: …`)' }) reason!:
+  @ApiProperty({ nullable: true, type: String, description: 'Why the merge refused when no evaluator denied (`DelegationNotCovered: …`)' }) reason!:
     string | null;
   @ApiProperty({ type: [AuditedEvaluationResponse] }) evaluations!: AuditedEvaluationResponse[];
   @ApiProperty() cached!: boolean;
   @ApiProperty() latencyMs!: number;
-  @ApiPropertyOptional({ nullable: true, type: String }) correlationId!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: String, description: 'Set when it failed closed for an infrastructure reason' }) failure!: string | null;
-  @ApiPropertyOptional({ nullable: true, type: Object, description: 'The revision counters it was decided under' }) revisions!: Record<string, number> | null;
+  @ApiProperty({ nullable: true, type: String }) correlationId!: string | null;
+  @ApiProperty({ nullable: true, type: String, description: 'Set when it failed closed for an infrastructure reason' }) failure!: string | null;
+  /** Not `{ type: DecisionRevisionsResponse, nullable: true }`: see DecisionRevisionsResponse. */
+  @ApiProperty({
+    anyOf: [{ $ref: getSchemaPath(DecisionRevisionsResponse) }, { type: 'object', nullable: true, enum: [null] }],
+    description: 'The revision counters it was decided under; null when the decision recorded none.',
+  })
+  revisions!: DecisionRevisionsResponse | null;
 }
 
 export class DecisionAuditPage extends PageMeta {
