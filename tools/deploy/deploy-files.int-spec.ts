@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fleetConsole, fleetServices } from '@lp/fleet';
 import { platformConfig } from '@lp/platform/runtime';
+import { describeWithCommands } from '@lp/platform/testing';
 
 /**
  * The deploy files (deploy/, docker-compose.yml, k8s/) checked offline, as no container engine or
@@ -16,15 +17,6 @@ import { platformConfig } from '@lp/platform/runtime';
  */
 const root = join(__dirname, '..', '..');
 const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-
-const missing = ['docker-compose', 'kubectl'].filter((command) => !onPath(command));
-const suite = 'deploy files';
-const describeWithTools = (fn: () => void) => {
-  if (missing.length === 0) return describe(suite, fn);
-  if (process.env.CI === 'true') throw new Error(`CI=true but ${missing.join(', ')} missing for suite "${suite}" (.ci/run installs them)`);
-  console.warn(`SKIPPED "${suite}": ${missing.join(', ')} missing (.ci/run installs them)`);
-  return describe.skip(suite, fn);
-};
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -53,7 +45,7 @@ const SHUTDOWN_DRAIN_MS_DEFAULT = platformConfig.spec.SHUTDOWN_DRAIN_MS.default;
 /** What the console is never given: it holds no data and calls nothing. */
 const NOT_FOR_THE_CONSOLE = /^(DATABASE_URL|AMQP_URL|REDIS_URL|JWT_SECRET|WEBHOOK_SECRET_KEY.*|LICENSE_KEY|.*PASSWORD.*)$/;
 
-describeWithTools(() => {
+describeWithCommands(['docker-compose', 'kubectl'], 'deploy files', () => {
   const prefixes = fleetApps.flatMap((app) => app.routePrefixes.map((prefix) => ({ service: app.name, prefix })));
 
   describe('deploy/Dockerfile', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { fleetServices } from '@lp/fleet';
+import { describeWithCommands } from '@lp/platform/testing';
 
 /**
  * deploy/monitoring checked offline (docs/operations/runbook.md): promtool's syntax check and unit
@@ -14,15 +15,6 @@ import { fleetServices } from '@lp/fleet';
  * the suite with a visible notice, under CI=true it fails.
  */
 const root = join(__dirname, '..', '..');
-const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-const missing = ['promtool', 'kubectl'].filter((command) => !onPath(command));
-const suite = 'deploy/monitoring';
-const describeWithTools = (fn: () => void) => {
-  if (missing.length === 0) return describe(suite, fn);
-  if (process.env.CI === 'true') throw new Error(`CI=true but ${missing.join(', ')} missing for suite "${suite}" (.ci/run installs them)`);
-  console.warn(`SKIPPED "${suite}": ${missing.join(', ')} missing (.ci/run installs them)`);
-  return describe.skip(suite, fn);
-};
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 interface Rule {
@@ -86,7 +78,7 @@ function metricNames(expr: string): string[] {
   return [...names];
 }
 
-describeWithTools(() => {
+describeWithCommands(['promtool', 'kubectl'], 'deploy/monitoring', () => {
   describe('rules', () => {
     it('pass promtool check rules', () => {
       const out = ok(run('promtool', ['check', 'rules', ...ruleFiles]), 'promtool check rules');

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 
 export type TestServer = 'postgres' | 'rabbitmq' | 'redis';
 
@@ -40,4 +41,20 @@ export function testRunId(label = 't'): string {
   const run = process.env.LP_TEST_RUN_ID ?? Date.now().toString(36);
   const worker = process.env.JEST_WORKER_ID ?? '0';
   return `${label}_${run}_${worker}_${randomBytes(3).toString('hex')}`.toLowerCase().replace(/[^a-z0-9_]/g, '_');
+}
+
+/**
+ * `describe`, when every command is on PATH (tools a suite runs: promtool, kubectl,
+ * docker-compose); otherwise skipped with a visible notice, or, under CI=true, failing (.ci/run
+ * installs them).
+ */
+export function describeWithCommands(commands: string[], name: string, fn: () => void): void {
+  const missing = commands.filter((command) => spawnSync('sh', ['-c', `command -v ${command}`]).status !== 0);
+  if (missing.length === 0) {
+    describe(name, fn);
+    return;
+  }
+  if (process.env.CI === 'true') throw new Error(`CI=true but ${missing.join(', ')} missing for suite "${name}" (.ci/run installs them)`);
+  console.warn(`SKIPPED "${name}": ${missing.join(', ')} missing (.ci/run installs them)`);
+  describe.skip(name, fn);
 }
