@@ -97,10 +97,10 @@ module.exports = async function globalTeardown() {
     }
   };
   await attempt('redis', sweepRedis);
-  // Listing the broker starts an Erlang VM (rabbitmqctl: 0.4–5 s of a core, two listings), and Nx
-  // starts a Jest run per project and kind. A run of unit specs, which use no broker, does not pay for
-  // it; nor does a run under .ci/run (LP_LEFTOVERS_REPORT set), whose leftover check lists the broker
-  // once after every run and fails on any queue or exchange left, named by the suite's label.
+  // Listing the broker starts an Erlang VM (rabbitmqctl: 0.4–5 s of a core, two listings), and each
+  // Nx target (`nx affected`) is a Jest run of its own. A run of unit specs, which use no broker, does
+  // not pay for it; nor does a run under .ci/run (LP_LEFTOVERS_REPORT set), whose leftover check lists
+  // the broker once after every run and fails on any queue or exchange left, named by the suite's label.
   if (process.env.JEST_KIND !== 'unit' && !process.env.LP_LEFTOVERS_REPORT) await attempt('rabbitmq', sweepRabbit);
   await attempt('postgres', sweepDatabases);
   const left = Object.entries(swept).filter(([, n]) => n > 0);
